@@ -1,0 +1,58 @@
+/** One problem found while validating input: where it is and what is wrong. */
+export interface Issue {
+  /** JSON-pointer-like path of the offending element, e.g. `/rules/2/op`; `""` for the whole value. */
+  readonly path: string;
+  readonly message: string;
+}
+
+/**
+ * Every error the service returns as a value. Each variant maps to exactly one
+ * HTTP status in `http/status.ts`; adding a variant without a mapping does not compile.
+ */
+export type LeadrouteError =
+  | { readonly type: 'BadRequest'; readonly message: string; readonly issues?: readonly Issue[] }
+  | { readonly type: 'Unauthorized'; readonly message: string }
+  | { readonly type: 'Forbidden'; readonly message: string }
+  | { readonly type: 'NotFound'; readonly message: string }
+  | { readonly type: 'MethodNotAllowed'; readonly message: string; readonly allow: readonly string[] }
+  | { readonly type: 'NotAcceptable'; readonly message: string }
+  | { readonly type: 'Conflict'; readonly message: string }
+  | { readonly type: 'PayloadTooLarge'; readonly message: string; readonly limit: number }
+  | { readonly type: 'UnsupportedMediaType'; readonly message: string }
+  | { readonly type: 'Validation'; readonly message: string; readonly issues: readonly Issue[] }
+  | { readonly type: 'StorageFailure'; readonly message: string; readonly cause?: unknown }
+  | { readonly type: 'UpstreamFailure'; readonly message: string; readonly cause?: unknown };
+
+export type ErrorType = LeadrouteError['type'];
+
+/** Constructors, one per variant, so call sites read `err(errors.notFound('entity', id))`. */
+export const errors = {
+  badRequest: (message: string, issues?: readonly Issue[]): LeadrouteError =>
+    issues ? { type: 'BadRequest', message, issues } : { type: 'BadRequest', message },
+  unauthorized: (message = 'A valid API key is required.'): LeadrouteError => ({ type: 'Unauthorized', message }),
+  forbidden: (message: string): LeadrouteError => ({ type: 'Forbidden', message }),
+  notFound: (what: string, id?: string): LeadrouteError => ({
+    type: 'NotFound',
+    message: id === undefined ? `${what} not found.` : `No ${what} with ID ${id}.`,
+  }),
+  methodNotAllowed: (allow: readonly string[]): LeadrouteError => ({
+    type: 'MethodNotAllowed',
+    message: `Method not allowed; use ${allow.join(', ')}.`,
+    allow,
+  }),
+  notAcceptable: (message: string): LeadrouteError => ({ type: 'NotAcceptable', message }),
+  conflict: (message: string): LeadrouteError => ({ type: 'Conflict', message }),
+  payloadTooLarge: (limit: number): LeadrouteError => ({
+    type: 'PayloadTooLarge',
+    message: `Request body is larger than ${limit} bytes.`,
+    limit,
+  }),
+  unsupportedMediaType: (message: string): LeadrouteError => ({ type: 'UnsupportedMediaType', message }),
+  validation: (issues: readonly Issue[], message = 'The request is not valid.'): LeadrouteError => ({
+    type: 'Validation',
+    message,
+    issues,
+  }),
+  storageFailure: (message: string, cause?: unknown): LeadrouteError => ({ type: 'StorageFailure', message, cause }),
+  upstreamFailure: (message: string, cause?: unknown): LeadrouteError => ({ type: 'UpstreamFailure', message, cause }),
+} as const;
