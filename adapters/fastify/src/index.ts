@@ -1,0 +1,28 @@
+import { createHttpHandler, type HttpHandlerOptions, type LeadService } from '@leadroute/core';
+import type { FastifyPluginAsync } from 'fastify';
+
+/** Options of the {@link leadroute} plugin. */
+export interface LeadroutePluginOptions extends HttpHandlerOptions {
+  readonly service: LeadService;
+}
+
+/**
+ * Fastify plugin serving the whole Leadroute API under the prefix it is registered with.
+ * It reads raw bodies itself (10 MB limit, JSON, XML and form), so Fastify's own
+ * parsers are switched off inside the plugin's scope only.
+ * @example
+ * await app.register(leadroute, { service, prefix: '/leadroute' });
+ */
+export const leadroute: FastifyPluginAsync<LeadroutePluginOptions> = async (app, { service, ...options }) => {
+  const handle = createHttpHandler(service, options);
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  const prefix = app.prefix;
+  app.all('/*', async (request, reply) => {
+    const url = request.url.startsWith(prefix) ? request.url.slice(prefix.length) || '/' : request.url;
+    const response = await handle({ method: request.method, url, headers: request.headers, body: request.raw });
+    return reply.code(response.status).headers(response.headers).send(response.body ?? null);
+  });
+};
+
+export default leadroute;

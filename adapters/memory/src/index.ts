@@ -1,0 +1,26 @@
+import type { Storage } from '@leadroute/core';
+import { accountStore, aliasStore, entityStore } from './stores';
+import { createTables, type MemoryTables } from './tables';
+
+export type { MemoryTables } from './tables';
+
+/** In-memory storage: every port on plain maps, with `tables` exposed for tests. */
+export interface MemoryStorage extends Storage {
+  readonly tables: MemoryTables;
+}
+
+/**
+ * Storage that lives in the process: the embedded default and the engine of
+ * unit tests. Nothing survives a restart.
+ * @example
+ * const service = createLeadService({ storage: memoryStorage() });
+ */
+export function memoryStorage(): MemoryStorage {
+  const tables = createTables();
+  return {
+    tables,
+    accounts: accountStore(tables),
+    entities: entityStore(tables),
+    aliases: aliasStore(tables),
+  };
+}

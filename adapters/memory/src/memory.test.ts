@@ -1,0 +1,38 @@
+import { type StorageHarness, failingCases, runSuites, storageSuites } from '@leadroute/testkit';
+import { errAsync, okAsync } from 'neverthrow';
+import { describe, expect, it } from 'vitest';
+import { memoryStorage } from './index';
+
+const harness = async (storage = memoryStorage()): Promise<StorageHarness> => ({
+  storage,
+  raw: {
+    account: async (id) => storage.tables.accounts.get(id) as Record<string, unknown> | undefined,
+    entity: async (id) => storage.tables.entities.get(id) as Record<string, unknown> | undefined,
+    alias: async (id) => storage.tables.aliases.get(id) as Record<string, unknown> | undefined,
+  },
+});
+
+runSuites('memory', () => harness(), storageSuites);
+
+describe('the testkit can fail', () => {
+  it('flags a store that leaks other accounts, drops updates and hands out shared objects', async () => {
+    const broken = memoryStorage();
+    const { tables } = broken;
+    const leaky = {
+      ...broken,
+      entities: { ...broken.entities, get: (id: string) => okAsync(tables.entities.get(id)), update: () => okAsync(undefined) },
+      aliases: { ...broken.aliases, listByAccount: () => okAsync([...tables.aliases.values()]), remove: () => okAsync(true) },
+      accounts: { ...broken.accounts, insert: () => errAsync({ type: 'StorageFailure' as const, message: 'down' }) },
+    };
+    const failed = await failingCases(() => harness(leaky as typeof broken), storageSuites);
+    expect(failed).toEqual(
+      expect.arrayContaining([
+        'AccountStore: stores an account and reads it back exactly',
+        'EntityStore: update replaces the stored entity',
+        'EntityStore: hands out copies: changing a returned entity changes nothing stored',
+        "AliasStore: lists only the account's aliases, oldest first",
+        'AliasStore: remove deletes the alias and reports whether it existed',
+      ]),
+    );
+  });
+});

@@ -1,0 +1,41 @@
+import { errors, type AccountStore, type AliasStore, type EntityStore, type StoreError } from '@leadroute/core';
+import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { copy, type MemoryTables } from './tables';
+
+const done = (): ResultAsync<void, StoreError> => okAsync(undefined);
+const conflict = (message: string): ResultAsync<never, StoreError> => errAsync(errors.conflict(message) as StoreError);
+const byCreation = <T extends { created_at: string; id: string }>(a: T, b: T) =>
+  a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id);
+
+export function accountStore(t: MemoryTables): AccountStore {
+  return {
+    insert: (account) => (t.accounts.has(account.id) ? conflict('account exists') : (t.accounts.set(account.id, copy(account)), done())),
+    get: (id) => okAsync(copy(t.accounts.get(id))),
+    insertKey: (key) => (t.apiKeys.has(key.hash) ? conflict('API key exists') : (t.apiKeys.set(key.hash, copy(key)), done())),
+    findKey: (hash) => okAsync(copy(t.apiKeys.get(hash))),
+  };
+}
+
+export function entityStore(t: MemoryTables): EntityStore {
+  return {
+    insert: (entity) => (t.entities.has(entity.id) ? conflict('entity exists') : (t.entities.set(entity.id, copy(entity)), done())),
+    get: (id) => okAsync(copy(t.entities.get(id))),
+    listByOwner: (accountId) => okAsync([...t.entities.values()].filter((e) => e.owner_account_id === accountId).sort(byCreation).map(copy)),
+    update: (entity) => (t.entities.set(entity.id, copy(entity)), done()),
+  };
+}
+
+export function aliasStore(t: MemoryTables): AliasStore {
+  const taken = (accountId: string, entityId: string, exceptId: string) =>
+    [...t.aliases.values()].some((a) => a.account_id === accountId && a.entity_id === entityId && a.id !== exceptId);
+  return {
+    insert: (alias) =>
+      t.aliases.has(alias.id) || taken(alias.account_id, alias.entity_id, alias.id)
+        ? conflict('alias exists')
+        : (t.aliases.set(alias.id, copy(alias)), done()),
+    get: (id) => okAsync(copy(t.aliases.get(id))),
+    listByAccount: (accountId) => okAsync([...t.aliases.values()].filter((a) => a.account_id === accountId).sort(byCreation).map(copy)),
+    update: (alias) => (taken(alias.account_id, alias.entity_id, alias.id) ? conflict('alias exists') : (t.aliases.set(alias.id, copy(alias)), done())),
+    remove: (id) => okAsync(t.aliases.delete(id)),
+  };
+}

@@ -1,0 +1,130 @@
+import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import type { Principal } from '../context';
+import { errors, type LeadrouteError } from '../errors';
+import { type Id, isId, newId } from '../ids';
+import type { Clock } from '../ports/clock';
+import type { Entity, EntityRecord } from '../ports/entities';
+import type { Storage } from '../ports/storage';
+import { isoTime } from '../time';
+import { STANDARD_ENTITIES, standardEntity } from './standard';
+import { type EntityInput, validateEntityCreate, validateEntityUpdate } from './validate';
+
+/** The `entities` sub-API: who sends, receives or takes part in lead transactions. */
+export interface EntitiesApi {
+  /** Standard entities, then the account's own entities, oldest first. */
+  list(principal: Principal): ResultAsync<Entity[], LeadrouteError>;
+  get(principal: Principal, id: string): ResultAsync<Entity, LeadrouteError>;
+  create(principal: Principal, body: unknown): ResultAsync<Entity, LeadrouteError>;
+  /** Changes the writable fields given in `body`. Entities are deprecated, never deleted. */
+  update(principal: Principal, id: string, body: unknown): ResultAsync<Entity, LeadrouteError>;
+  /** The entity if the account can see it (standard or its own), else undefined. */
+  visible(principal: Principal, id: Id): ResultAsync<Entity | undefined, LeadrouteError>;
+}
+
+/** The API view of a stored entity. */
+export function toEntity(record: EntityRecord): Entity {
+  const { owner_account_id: _owner, ...entity } = record;
+  return entity;
+}
+
+export function createEntitiesApi(deps: { storage: Storage; clock: Clock }): EntitiesApi {
+  const { storage, clock } = deps;
+
+  const visible = (principal: Principal, id: Id): ResultAsync<Entity | undefined, LeadrouteError> => {
+    const builtIn = standardEntity(id);
+    if (builtIn) return okAsync(builtIn);
+    return storage.entities
+      .get(id)
+      .map((record) => (record && record.owner_account_id === principal.account.id ? toEntity(record) : undefined));
+  };
+
+  const ownRecord = (principal: Principal, id: string): ResultAsync<EntityRecord, LeadrouteError> => {
+    if (!isId(id)) return errAsync(errors.notFound('entity', id));
+    if (standardEntity(id)) return errAsync(errors.forbidden('Standard entities cannot be changed.'));
+    return storage.entities
+      .get(id.toLowerCase())
+      .andThen((record) =>
+        record && record.owner_account_id === principal.account.id ? okAsync(record) : errAsync(errors.notFound('entity', id)),
+      );
+  };
+
+  /** `see` must name another entity the account can see that is not itself deprecated. */
+  const checkSee = (principal: Principal, selfId: Id | undefined, merged: { deprecated: boolean; see: Id | null }) => {
+    if (merged.see === null) return okAsync(undefined);
+    if (!merged.deprecated)
+      return errAsync(errors.validation([{ path: '/see', message: 'see is only allowed on a deprecated entity.' }]));
+    if (merged.see === selfId)
+      return errAsync(errors.validation([{ path: '/see', message: 'see must name another entity.' }]));
+    return visible(principal, merged.see).andThen((target) =>
+      target && !target.deprecated
+        ? okAsync(undefined)
+        : errAsync(errors.validation([{ path: '/see', message: `see names no usable entity: ${merged.see}.` }])),
+    );
+  };
+
+  return {
+    visible,
+    list(principal) {
+      return storage.entities.listByOwner(principal.account.id).map((own) => [...STANDARD_ENTITIES, ...own.map(toEntity)]);
+    },
+    get(principal, id) {
+      if (!isId(id)) return errAsync(errors.notFound('entity', id));
+      return visible(principal, id.toLowerCase()).andThen((entity) => (entity ? okAsync(entity) : errAsync(errors.notFound('entity', id))));
+    },
+    create(principal, body) {
+      const input = validateEntityCreate(body);
+      if (input.isErr()) return errAsync(errors.validation(input.error, 'The entity is not valid.'));
+      const now = clock.now();
+      const at = isoTime(now);
+      const fields = input.value as Partial<EntityInput> & Pick<EntityInput, 'name' | 'module_ids' | 'source' | 'recipient'>;
+      const record: EntityRecord = {
+        id: newId(now),
+        owner_account_id: principal.account.id,
+        name: fields.name.trim(),
+        description: fields.description ?? '',
+        standard: false,
+        account: false,
+        pending: false,
+        connected: null,
+        connected_account_id: null,
+        deprecated: fields.deprecated ?? false,
+        see: fields.see?.toLowerCase() ?? null,
+        field_suffix: fields.field_suffix ?? null,
+        invitation_id: null,
+        invitation_expires_at: null,
+        expired: false,
+        flow_ids: fields.flow_ids ?? [],
+        logo_url: fields.logo_url ?? null,
+        module_ids: fields.module_ids,
+        source: fields.source,
+        recipient: fields.recipient,
+        time_zone: fields.time_zone ?? null,
+        consent_certified_vendor: fields.consent_certified_vendor ?? false,
+        website: fields.website ?? null,
+        created_at: at,
+        updated_at: at,
+      };
+      return checkSee(principal, record.id, record)
+        .andThen(() => storage.entities.insert(record))
+        .map(() => toEntity(record));
+    },
+    update(principal, id, body) {
+      const input = validateEntityUpdate(body);
+      if (input.isErr()) return errAsync(errors.validation(input.error, 'The entity is not valid.'));
+      return ownRecord(principal, id).andThen((current) => {
+        const changes = input.value;
+        const merged: EntityRecord = {
+          ...current,
+          ...changes,
+          name: changes.name === undefined ? current.name : changes.name.trim(),
+          // Un-deprecating an entity drops its replacement.
+          see: changes.deprecated === false && changes.see === undefined ? null : changes.see === undefined ? current.see : (changes.see?.toLowerCase() ?? null),
+          updated_at: isoTime(clock.now()),
+        };
+        return checkSee(principal, merged.id, merged)
+          .andThen(() => storage.entities.update(merged))
+          .map(() => toEntity(merged));
+      });
+    },
+  };
+}

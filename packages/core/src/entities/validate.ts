@@ -1,0 +1,59 @@
+import type { Result } from 'neverthrow';
+import type { Issue } from '../errors';
+import type { Entity } from '../ports/entities';
+import { type Check, checks, validateFields } from '../validation';
+
+/** The fields a caller may write on an entity; every other property is read-only and ignored. */
+export type EntityInput = Pick<
+  Entity,
+  | 'name'
+  | 'description'
+  | 'deprecated'
+  | 'see'
+  | 'field_suffix'
+  | 'flow_ids'
+  | 'logo_url'
+  | 'module_ids'
+  | 'source'
+  | 'recipient'
+  | 'time_zone'
+  | 'consent_certified_vendor'
+  | 'website'
+>;
+
+/** `platform-<integration>.<direction>.<name>`, e.g. `platform-custom.outbound.json`. */
+export const MODULE_ID_PATTERN = /^platform-[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*\.(?:inbound|outbound)\.[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*$/;
+
+const SOURCE_CLASSES = ['seller', 'form', 'other', null] as const;
+const RECIPIENT_CLASSES = ['buyer', 'crm', 'analytics', 'enhancement', 'esp', 'other', null] as const;
+
+const ENTITY_FIELDS: { readonly [K in keyof EntityInput]-?: Check } = {
+  name: checks.text(200, { required: true }),
+  description: checks.text(5000),
+  deprecated: checks.boolean(),
+  see: checks.nullable(checks.id()),
+  field_suffix: checks.nullable(checks.pattern(/^[a-z0-9_]{1,32}$/, '1 to 32 lowercase letters, digits or underscores')),
+  flow_ids: checks.arrayOf(checks.id(), { unique: true }),
+  logo_url: checks.nullable(checks.url()),
+  module_ids: checks.arrayOf(checks.pattern(MODULE_ID_PATTERN, 'of the form platform-<integration>.<inbound|outbound>.<name>'), {
+    max: 100,
+    unique: true,
+  }),
+  source: checks.oneOf(SOURCE_CLASSES),
+  recipient: checks.oneOf(RECIPIENT_CLASSES),
+  time_zone: checks.nullable(checks.timeZone()),
+  consent_certified_vendor: checks.boolean(),
+  website: checks.nullable(checks.url()),
+};
+
+const REQUIRED_ON_CREATE = ['name', 'module_ids', 'source', 'recipient'] as const;
+
+/** Validates a create body: name, module_ids, source and recipient are required (source and recipient may be null). */
+export function validateEntityCreate(body: unknown): Result<Partial<EntityInput>, Issue[]> {
+  return validateFields<EntityInput>(body, ENTITY_FIELDS, REQUIRED_ON_CREATE);
+}
+
+/** Validates an update body: any writable field may be given; absent fields keep their value. */
+export function validateEntityUpdate(body: unknown): Result<Partial<EntityInput>, Issue[]> {
+  return validateFields<EntityInput>(body, ENTITY_FIELDS);
+}

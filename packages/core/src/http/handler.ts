@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import Negotiator from 'negotiator';
+import { err, ok, type Result } from 'neverthrow';
+import type { Principal } from '../context';
+import { errors, type LeadrouteError } from '../errors';
+import type { LeadService } from '../service';
+import { AUTHENTICATE_CHALLENGE, presentedKey } from './auth';
+import { bodyFormat, type BodyLimits, DEFAULT_BODY_LIMITS, hasBody, parseBody, parseQuery, readBody } from './body';
+import { header } from './headers';
+import { createRouter } from './router';
+import { coreRoutes } from './routes';
+import { internalProblem, type Problem, problemOf } from './status';
+import type { HttpHandler, HttpRequest, HttpResponse, Reply, Route, RouteContext } from './types';
+
+/** Options of {@link createHttpHandler}. */
+export interface HttpHandlerOptions {
+  /** Body size, depth and field-count bounds. @default DEFAULT_BODY_LIMITS (10 MiB, depth 32, 100000 fields) */
+  readonly limits?: Partial<BodyLimits>;
+  /** Extra routes served beside the built-in ones. */
+  readonly routes?: readonly Route[];
+}
+
+const JSON_TYPE = 'application/json';
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+function problemResponse(problem: Problem, extra: Record<string, string> = {}): HttpResponse {
+  return {
+    status: problem.status,
+    headers: { 'content-type': 'application/problem+json', ...extra },
+    body: JSON.stringify(problem),
+  };
+}
+
+function errorResponse(error: LeadrouteError): HttpResponse {
+  const extra: Record<string, string> = {};
+  if (error.type === 'Unauthorized') extra['www-authenticate'] = AUTHENTICATE_CHALLENGE;
+  if (error.type === 'MethodNotAllowed') extra.allow = error.allow.join(', ');
+  // A refused body may still be arriving: close the connection rather than read it.
+  if (error.type === 'PayloadTooLarge') extra.connection = 'close';
+  return problemResponse(problemOf(error), extra);
+}
+
+function replyResponse(reply: Reply): HttpResponse {
+  const headers = { ...reply.headers };
+  if ('json' in reply) return { status: reply.status, headers: { 'content-type': `${JSON_TYPE}; charset=utf-8`, ...headers }, body: JSON.stringify(reply.json) };
+  if ('text' in reply) return { status: reply.status, headers: { 'content-type': reply.contentType, ...headers }, body: reply.text };
+  return { status: reply.status, headers };
+}
+
+/**
+ * The framework-agnostic HTTP handler: routing, authentication, body parsing,
+ * content negotiation and error mapping for every endpoint. The Express and
+ * Fastify bindings only translate requests and responses around it.
+ */
+export function createHttpHandler(service: LeadService, options: HttpHandlerOptions = {}): HttpHandler {
+  const limits: BodyLimits = { ...DEFAULT_BODY_LIMITS, ...options.limits };
+  const match = createRouter([...coreRoutes(service), ...(options.routes ?? [])]);
+  const { logger } = service;
+
+  const authenticate = async (request: HttpRequest, route: Route): Promise<Result<Principal | undefined, LeadrouteError>> => {
+    if (route.auth === 'none') return ok(undefined);
+    const key = presentedKey(request);
+    if (key === undefined) return err(errors.unauthorized());
+    const principal = await service.accounts.authenticate(key);
+    if (principal.isErr()) return err(principal.error);
+    if (route.leadData && principal.value.account.plan === 'free')
+      return err(errors.unauthorized('Free accounts have no access to leads.'));
+    return ok(principal.value);
+  };
+
+  const readRequestBody = async (request: HttpRequest): Promise<Result<unknown, LeadrouteError>> => {
+    if (!hasBody(request)) return ok(undefined);
+    const format = bodyFormat(request);
+    if (format.isErr()) return err(format.error);
+    const bytes = await readBody(request, limits.bytes);
+    return bytes.andThen((b) => parseBody(b, format.value, limits));
+  };
+
+  const dispatch = async (request: HttpRequest, requestId: string): Promise<Result<Reply, LeadrouteError>> => {
+    const url = URL.canParse(request.url, 'http://h') ? new URL(request.url, 'http://h') : undefined;
+    if (!url) return err(errors.badRequest('The request URL cannot be parsed.'));
+    const method = request.method.toUpperCase();
+    const found = match(method === 'OPTIONS' ? '' : method, url.pathname);
+    if (found.kind === 'bad-path') return err(errors.badRequest('The request path is not valid percent-encoding.'));
+    if (found.kind === 'none') return err(errors.notFound(`No endpoint ${url.pathname}`));
+    if (found.kind === 'wrong-method')
+      return method === 'OPTIONS' ? ok({ status: 204, empty: true, headers: { allow: found.allow.join(', ') } }) : err(errors.methodNotAllowed(found.allow));
+    const { route, params } = found;
+
+    const query = parseQuery(url.search);
+    if (query.isErr()) return err(query.error);
+    const principal = await authenticate(request, route);
+    if (principal.isErr()) return err(principal.error);
+
+    const produces = route.produces ?? [JSON_TYPE];
+    const accept = header(request, 'accept');
+    const mediaType = accept ? new Negotiator({ headers: { accept } }).mediaType([...produces]) : produces[0];
+    if (mediaType === undefined) return err(errors.notAcceptable(`This endpoint answers with ${produces.join(', ')}.`));
+
+    const body = route.readsBody ? await readRequestBody(request) : ok(undefined);
+    if (body.isErr()) return err(body.error);
+
+    const ctx: RouteContext = { request, params, query: query.value, body: body.value, mediaType, requestId };
+    return route.auth === 'key' ? route.handle({ ...ctx, principal: principal.value as Principal }) : route.handle(ctx);
+  };
+
+  return async (request) => {
+    const started = performance.now();
+    const incoming = header(request, 'x-request-id');
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    let response: HttpResponse;
+    try {
+      const result = await dispatch(request, requestId);
+      response = result.match(replyResponse, errorResponse);
+      if (result.isErr() && (result.error.type === 'StorageFailure' || result.error.type === 'UpstreamFailure'))
+        logger.error({ requestId, err: result.error.cause, type: result.error.type }, result.error.message);
+    } catch (e) {
+      logger.error({ requestId, err: e }, 'unhandled error in route');
+      response = problemResponse(internalProblem());
+    }
+    if (request.method.toUpperCase() === 'HEAD') response = { status: response.status, headers: response.headers };
+    response = { ...response, headers: { ...response.headers, 'x-request-id': requestId } };
+    logger.info(
+      { requestId, method: request.method, path: request.url.split('?')[0], status: response.status, ms: Math.round(performance.now() - started) },
+      'request',
+    );
+    return response;
+  };
+}

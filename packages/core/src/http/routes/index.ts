@@ -1,0 +1,8 @@
+import type { LeadService } from '../../service';
+import type { Route } from '../types';
+import { entityRoutes } from './entities';
+
+/** Every built-in route, one module per capability. */
+export function coreRoutes(service: LeadService): Route[] {
+  return [...entityRoutes(service)];
+}

@@ -1,0 +1,59 @@
+import { match } from 'ts-pattern';
+import type { LeadrouteError } from '../errors';
+
+/** The one mapping from error to HTTP status. Exhaustive: a new error type must be added here. */
+export function statusOf(error: LeadrouteError): number {
+  return match(error)
+    .with({ type: 'BadRequest' }, () => 400)
+    .with({ type: 'Unauthorized' }, () => 401)
+    .with({ type: 'Forbidden' }, () => 403)
+    .with({ type: 'NotFound' }, () => 404)
+    .with({ type: 'MethodNotAllowed' }, () => 405)
+    .with({ type: 'NotAcceptable' }, () => 406)
+    .with({ type: 'Conflict' }, () => 409)
+    .with({ type: 'PayloadTooLarge' }, () => 413)
+    .with({ type: 'UnsupportedMediaType' }, () => 415)
+    .with({ type: 'Validation' }, () => 422)
+    .with({ type: 'UpstreamFailure' }, () => 502)
+    .with({ type: 'StorageFailure' }, () => 503)
+    .exhaustive();
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+
+/** RFC 9457 problem details for an error (`type` is about:blank, so `title` is the status phrase). */
+export interface Problem {
+  readonly type: 'about:blank';
+  readonly title: string;
+  readonly status: number;
+  readonly detail: string;
+  /** The error's kind, stable for clients to branch on. */
+  readonly code: string;
+  readonly errors?: readonly { path: string; message: string }[];
+}
+
+export function problemOf(error: LeadrouteError): Problem {
+  const status = statusOf(error);
+  // Storage and upstream causes stay in the logs; the caller learns only what failed.
+  const base = { type: 'about:blank' as const, title: TITLES[status] ?? 'Error', status, detail: error.message, code: error.type };
+  return 'issues' in error && error.issues ? { ...base, errors: error.issues } : base;
+}
+
+/** Problem for an exception nobody turned into a value: a bug, reported without its internals. */
+export function internalProblem(): Problem {
+  return { type: 'about:blank', title: TITLES[500] as string, status: 500, detail: 'Internal error.', code: 'Internal' };
+}

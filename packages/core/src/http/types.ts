@@ -1,0 +1,69 @@
+import type { Result, ResultAsync } from 'neverthrow';
+import type { Principal } from '../context';
+import type { LeadrouteError } from '../errors';
+
+/** A request as any web framework can hand it over. */
+export interface HttpRequest {
+  readonly method: string;
+  /** Path and query, relative to where the handler is mounted (`/entities?x=1`). */
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** The raw body: a Node request stream, or bytes already read. Never a parsed object. */
+  readonly body?: AsyncIterable<Uint8Array> | Uint8Array | string;
+}
+
+/** What the bindings write back. */
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string | Uint8Array;
+}
+
+/** The one request handler both bindings wrap. It never rejects. */
+export type HttpHandler = (request: HttpRequest) => Promise<HttpResponse>;
+
+/** What a route answers: a JSON value by default, or bytes of a given type. */
+export type Reply =
+  | { readonly status: number; readonly json: unknown; readonly headers?: Record<string, string> }
+  | { readonly status: number; readonly text: string | Uint8Array; readonly contentType: string; readonly headers?: Record<string, string> }
+  | { readonly status: number; readonly empty: true; readonly headers?: Record<string, string> };
+
+/** What a route sees of the request. */
+export interface RouteContext {
+  readonly request: HttpRequest;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+  /** The parsed body (JSON, XML or form), or undefined when there is none. */
+  readonly body: unknown;
+  /** The media type chosen from the route's `produces` by the Accept header. */
+  readonly mediaType: string;
+  readonly requestId: string;
+}
+
+export type RouteResult = ResultAsync<Reply, LeadrouteError> | Promise<Result<Reply, LeadrouteError>>;
+
+interface RouteBase {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** `/entities/:id` style; `:name` segments become params. */
+  readonly path: string;
+  readonly summary: string;
+  /** Media types the route can answer with; the first is the default. @default ['application/json'] */
+  readonly produces?: readonly string[];
+  /** Whether the route reads a body. @default false */
+  readonly readsBody?: boolean;
+}
+
+/** A route behind an API key. `leadData` routes refuse free accounts with 401. */
+export interface KeyRoute extends RouteBase {
+  readonly auth: 'key';
+  readonly leadData?: boolean;
+  handle(ctx: RouteContext & { readonly principal: Principal }): RouteResult;
+}
+
+/** A route that needs no API key (feedback: the event ID authorizes). */
+export interface OpenRoute extends RouteBase {
+  readonly auth: 'none';
+  handle(ctx: RouteContext): RouteResult;
+}
+
+export type Route = KeyRoute | OpenRoute;

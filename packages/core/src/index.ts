@@ -1,0 +1,13 @@
+export { type AccountsApi, hashApiKey, type NewAccount } from './accounts/service';
+export type { Principal } from './context';
+export { type AliasesApi } from './entities/aliases';
+export { type EntitiesApi, toEntity } from './entities/service';
+export { STANDARD_ENTITIES, standardEntity } from './entities/standard';
+export { type EntityInput, MODULE_ID_PATTERN } from './entities/validate';
+export { type ErrorType, errors, type Issue, type LeadrouteError } from './errors';
+export * from './http';
+export { type Id, idTime, isId, isRuleId, newId, newRuleId } from './ids';
+export * from './ports';
+export { createLeadService, type LeadService, type LeadServiceOptions, missingStorageMethods } from './service';
+export { isoTime, isTimeZone } from './time';
+export { type Check, checks, isRecord, validateFields } from './validation';

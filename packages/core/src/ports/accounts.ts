@@ -1,0 +1,43 @@
+import type { ResultAsync } from 'neverthrow';
+import type { Id } from '../ids';
+import type { StoreError } from './store-error';
+
+/** An account holder of the platform. Accounts come from the host application. */
+export interface Account {
+  readonly id: Id;
+  readonly name: string;
+  /** Free accounts have no access to leads (401 on every lead-bearing endpoint). */
+  readonly plan: 'free' | 'paid';
+  /** IANA time zone: alert windows, caps, legacy export dates and default statistics ranges use it. */
+  readonly time_zone: string;
+  /** Operator staff see internal alert activity. */
+  readonly staff: boolean;
+  readonly created_at: string;
+}
+
+/** A user of an account: who requested an export, who acknowledged an alert. */
+export interface User {
+  readonly id: Id;
+  readonly first_name: string;
+  readonly last_name: string;
+  readonly email: string;
+  readonly sso_id: string;
+}
+
+/** An API key as stored: only its SHA-256 hash, never the key itself. */
+export interface ApiKeyRecord {
+  /** Hex SHA-256 of the key. */
+  readonly hash: string;
+  readonly account_id: Id;
+  readonly user: User;
+  readonly created_at: string;
+}
+
+/** Storage of accounts and their API keys. */
+export interface AccountStore {
+  insert(account: Account): ResultAsync<void, StoreError>;
+  get(id: Id): ResultAsync<Account | undefined, StoreError>;
+  insertKey(key: ApiKeyRecord): ResultAsync<void, StoreError>;
+  /** The key whose hash is `hash`, if any. */
+  findKey(hash: string): ResultAsync<ApiKeyRecord | undefined, StoreError>;
+}

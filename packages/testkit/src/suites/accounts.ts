@@ -1,0 +1,60 @@
+import { expect } from 'vitest';
+import { anAccount, anApiKey } from '../fixtures';
+import type { Suite } from '../harness';
+
+/** AccountStore: accounts and hashed API keys. */
+export const accountStoreSuite: Suite = {
+  name: 'AccountStore',
+  cases: [
+    {
+      name: 'stores an account and reads it back exactly',
+      async run({ storage, raw }) {
+        const account = anAccount({ plan: 'free', staff: true });
+        expect((await storage.accounts.insert(account)).isOk()).toBe(true);
+        expect((await storage.accounts.get(account.id))._unsafeUnwrap()).toEqual(account);
+        expect(await raw.account(account.id)).toMatchObject({ name: account.name, plan: 'free', staff: true });
+      },
+    },
+    {
+      name: 'answers undefined for an unknown account',
+      async run({ storage }) {
+        expect((await storage.accounts.get(anAccount().id))._unsafeUnwrap()).toBeUndefined();
+      },
+    },
+    {
+      name: 'refuses a second account with the same ID as a Conflict',
+      async run({ storage }) {
+        const account = anAccount();
+        await storage.accounts.insert(account);
+        const again = await storage.accounts.insert({ ...account, name: 'Other' });
+        expect(again._unsafeUnwrapErr().type).toBe('Conflict');
+        expect((await storage.accounts.get(account.id))._unsafeUnwrap()?.name).toBe(account.name);
+      },
+    },
+    {
+      name: 'finds an API key by its hash only',
+      async run({ storage }) {
+        const account = anAccount();
+        await storage.accounts.insert(account);
+        const key = anApiKey(account.id);
+        expect((await storage.accounts.insertKey(key)).isOk()).toBe(true);
+        expect((await storage.accounts.findKey(key.hash))._unsafeUnwrap()).toEqual(key);
+        expect((await storage.accounts.findKey(key.hash.toUpperCase()))._unsafeUnwrap()).toBeUndefined();
+        expect((await storage.accounts.findKey(`${key.hash.slice(0, -1)}1`))._unsafeUnwrap()).toBeUndefined();
+      },
+    },
+    {
+      name: 'refuses a duplicate API key hash as a Conflict',
+      async run({ storage }) {
+        const a = anAccount();
+        const b = anAccount();
+        await storage.accounts.insert(a);
+        await storage.accounts.insert(b);
+        const key = anApiKey(a.id);
+        await storage.accounts.insertKey(key);
+        expect((await storage.accounts.insertKey({ ...key, account_id: b.id }))._unsafeUnwrapErr().type).toBe('Conflict');
+        expect((await storage.accounts.findKey(key.hash))._unsafeUnwrap()?.account_id).toBe(a.id);
+      },
+    },
+  ],
+};
