@@ -66,6 +66,7 @@ export function memorySpool(options: MemorySpoolOptions = {}): Spool {
           (h) =>
             h.deliveredAt === undefined &&
             h.item.dueAt <= nowMs &&
+            (opts.targetPrefix === undefined || h.item.target.startsWith(opts.targetPrefix)) &&
             (h.leasedUntil === undefined || h.leasedUntil <= nowMs),
         )
         .sort((a, b) => a.item.dueAt - b.item.dueAt || a.seq - b.seq)

@@ -1,4 +1,5 @@
-import type { Spool, SpoolEntry } from '@leadroute/core';
+import type { Spool, SpoolEntry, SpoolError } from '@leadroute/core';
+import type { ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 
 /** Makes a fresh, empty spool for one test; `close` (optional) runs after it. */
@@ -16,10 +17,10 @@ const entry = (key: string, overrides: Partial<SpoolEntry> = {}): SpoolEntry => 
   ...overrides,
 });
 
-async function run<T>(r: PromiseLike<{ isOk(): boolean; isErr(): boolean; _unsafeUnwrap(): T; _unsafeUnwrapErr(): unknown }>): Promise<T> {
+async function run<T>(r: ResultAsync<T, SpoolError>): Promise<T> {
   const result = await r;
-  if (result.isErr()) throw new Error(`spool call failed: ${JSON.stringify(result._unsafeUnwrapErr())}`);
-  return result._unsafeUnwrap();
+  if (result.isErr()) throw new Error(`spool call failed: ${result.error.message}`, { cause: result.error });
+  return result.value;
 }
 
 /**
@@ -110,6 +111,18 @@ export function spoolSuite(factory: SpoolFactory, name = 'spool'): void {
         expect(batch.map((i) => i.key)).toEqual(['early.json', 'mid.json']);
         const next = await run(spool.lease(T0 + 1000, { limit: 10, leaseMs: 1000 }));
         expect(next.map((i) => i.key)).toEqual(['late.json']);
+      }),
+    );
+
+    it(
+      'leases only the targets asked for',
+      withSpool(async (spool) => {
+        await run(spool.enqueue(entry('a.json', { target: 'firehose:aws:b' }), { nowMs: T0 }));
+        await run(spool.enqueue(entry('b.json', { target: 'exports:x' }), { nowMs: T0 }));
+        const firehose = await run(spool.lease(T0, { ...LEASE, targetPrefix: 'firehose:' }));
+        expect(firehose.map((i) => i.key)).toEqual(['a.json']);
+        const rest = await run(spool.lease(T0, LEASE));
+        expect(rest.map((i) => i.key)).toEqual(['b.json']);
       }),
     );
 

@@ -28,17 +28,6 @@ export interface CloudStorageError {
   readonly cause?: unknown;
 }
 
-/** Builds a {@link CloudStorageError}; `driver` names the adapter in the message. */
-export function cloudStorageError(
-  type: CloudStorageErrorType,
-  driver: string,
-  message: string,
-  cause?: unknown,
-): CloudStorageError {
-  const text = `[leadroute] [${driver}] ${message}`;
-  return cause === undefined ? { type, message: text } : { type, message: text, cause };
-}
-
 /** An AWS S3 bucket reached with an access key. */
 export interface AwsLocation {
   readonly service: 'aws';
@@ -158,7 +147,3 @@ export interface CloudStorageDrivers {
   readonly azure?: CloudStorageDriver<'azure'>;
 }
 
-/** The content type a body gets when the caller names none. */
-export function defaultContentType(body: CloudObjectBody): string {
-  return typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/octet-stream';
-}

@@ -58,6 +58,8 @@ export interface LeaseOptions {
   readonly limit: number;
   /** How long the lease holds; after that another worker may take the item. */
   readonly leaseMs: number;
+  /** Only items whose target starts with this, so several features can share one spool. */
+  readonly targetPrefix?: string;
 }
 
 /** Options of {@link Spool.reschedule}. */

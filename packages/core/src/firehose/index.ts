@@ -1,0 +1,24 @@
+export {
+  type AwsFirehoseService,
+  type AzureFirehoseService,
+  cleanPrefix,
+  type FirehoseConfig,
+  type FirehoseConfigInput,
+  type FirehoseTarget,
+  firehoseTargets,
+  isBucketName,
+  type LegacyFirehoseConfig,
+  normalizeFirehoseConfig,
+} from './config';
+export {
+  type CloudCredential,
+  createFirehoseDelivery,
+  type DeliveryOutcome,
+  type FirehoseDelivery,
+  type FirehoseDeliveryDeps,
+  type FirehoseEvent,
+  firehoseObjectKey,
+  type RetryReport,
+} from './delivery';
+export { type FirehoseCheck, parseFirehoseQuery, type QueryParams, verificationFileName } from './query';
+export { type FirehoseValidation, type FirehoseValidationDeps, validateFirehose } from './validate';
