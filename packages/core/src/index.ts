@@ -11,3 +11,6 @@ export * from './ports';
 export { createLeadService, type LeadService, type LeadServiceOptions, missingStorageMethods } from './service';
 export { isoTime, isTimeZone } from './time';
 export { type Check, checks, isRecord, validateFields } from './validation';
+export * from './ports/cloud-storage';
+export * from './ports/spool';
+export * from './firehose';
