@@ -26,7 +26,7 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 function problemResponse(problem: Problem, extra: Record<string, string> = {}): HttpResponse {
   return {
     status: problem.status,
-    headers: { 'content-type': 'application/problem+json', ...extra },
+    headers: { 'content-type': 'application/problem+json; charset=utf-8', ...extra },
     body: JSON.stringify(problem),
   };
 }

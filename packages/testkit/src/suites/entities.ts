@@ -67,7 +67,7 @@ export const entityStoreSuite: Suite = {
       async run({ storage }) {
         const entity = anEntity(anAccount().id);
         await storage.entities.insert(entity);
-        const got = (await storage.entities.get(entity.id))._unsafeUnwrap() as { name: string; flow_ids: string[] };
+        const got = (await storage.entities.get(entity.id))._unsafeUnwrap() as unknown as { name: string; flow_ids: string[] };
         got.name = 'Mutated';
         got.flow_ids.push(freshId());
         expect((await storage.entities.get(entity.id))._unsafeUnwrap()).toEqual(entity);
