@@ -1,0 +1,95 @@
+import { differenceInYears, isValid, parse } from 'date-fns';
+import { formatInTimeZone, fromZonedTime, toDate } from 'date-fns-tz';
+import type { ParsedValue } from '../types';
+import type { ParseOptions } from './parsed';
+import { parsed, rawText } from './parsed';
+
+const US_DATE = /^\d{1,2}\/\d{1,2}\/\d{2,4}(?:\s|$)/;
+const US_FORMATS = ['MM/dd/yyyy HH:mm:ss', 'MM/dd/yyyy HH:mm', 'MM/dd/yyyy h:mm a', 'MM/dd/yyyy', 'MM/dd/yy'];
+const HAS_TIME = /\d[T\s]+\d{1,2}:\d{2}|^\d{9,}$/;
+// Epoch numbers below this are taken as seconds: 1e11 s is the year 5138, 1e11 ms is 1973.
+const SECONDS_LIMIT = 1e11;
+
+/**
+ * Reads a moment from a Date, epoch number (ms, or seconds when small), ISO 8601
+ * text (with or without offset) or US `MM/DD/YYYY [time]` text. Text without an
+ * offset is wall time in `timeZone`. Returns epoch milliseconds or null.
+ */
+export function parseDateText(value: unknown, timeZone: string): number | null {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.getTime();
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return null;
+    return Math.abs(value) < SECONDS_LIMIT ? value * 1000 : value;
+  }
+  const text = rawText(value);
+  if (text === '') return null;
+  if (/^\d{9,}$/.test(text)) return parseDateText(Number(text), timeZone);
+  if (US_DATE.test(text)) {
+    for (const format of US_FORMATS) {
+      const wall = parse(text, format, new Date(0));
+      if (isValid(wall)) return fromZonedTime(wall, timeZone).getTime();
+    }
+    return null;
+  }
+  if (!/^\d{4}-?\d{2}/.test(text)) return null;
+  const moment = toDate(text, { timeZone });
+  return Number.isNaN(moment.getTime()) ? null : moment.getTime();
+}
+
+const NO_DATE = { epoch: null, date: null, time: null, year: null, month: null, day: null, hour: null, minute: null, weekday: null, has_time: false };
+
+function dateComponents(epoch: number, timeZone: string, hasTime: boolean): Record<string, unknown> {
+  // One formatter call gives every calendar component in the zone.
+  const [date = '', time = '', weekday = ''] = formatInTimeZone(epoch, timeZone, 'yyyy-MM-dd HH:mm:ss i').split(' ');
+  const [year, month, day] = date.split('-').map(Number);
+  const [hour, minute] = time.split(':').map(Number);
+  return { epoch, date, time, year, month, day, hour, minute, weekday: Number(weekday), has_time: hasTime, time_zone: timeZone };
+}
+
+/**
+ * A date or date-time. Normal is ISO 8601 UTC; components (date, time, year, month,
+ * day, hour, minute, weekday 1=Monday) are calendar values in the time zone.
+ */
+export function parseDate(raw: unknown, options: ParseOptions = {}): ParsedValue {
+  const timeZone = options.timeZone ?? 'UTC';
+  const epoch = parseDateText(raw, timeZone);
+  if (epoch === null) return parsed('date', raw, false, rawText(raw), NO_DATE);
+  const hasTime = typeof raw !== 'string' || HAS_TIME.test(raw.trim());
+  return parsed('date', raw, true, new Date(epoch).toISOString(), dateComponents(epoch, timeZone, hasTime));
+}
+
+/**
+ * A date of birth: a calendar date (the zone only places text with a time), plus
+ * `age` in whole years at `options.now` in the zone, or null without `now`.
+ */
+export function parseDob(raw: unknown, options: ParseOptions = {}): ParsedValue {
+  const timeZone = options.timeZone ?? 'UTC';
+  const epoch = parseDateText(raw, timeZone);
+  if (epoch === null) return parsed('dob', raw, false, rawText(raw), { ...NO_DATE, age: null });
+  const components = dateComponents(epoch, timeZone, false);
+  const date = String(components.date);
+  let age: number | null = null;
+  if (options.now !== undefined) {
+    const today = formatInTimeZone(options.now, timeZone, 'yyyy-MM-dd');
+    age = differenceInYears(new Date(`${today}T00:00:00Z`), new Date(`${date}T00:00:00Z`));
+  }
+  const valid = age === null ? epoch <= (options.now ?? Number.POSITIVE_INFINITY) : age >= 0 && age < 150;
+  return parsed('dob', raw, valid, date, { ...components, age });
+}
+
+const TIME_FORMATS = ['HH:mm:ss', 'HH:mm', 'h:mm:ss a', 'h:mm a', 'h:mma', 'h a', 'ha'];
+
+/** A time of day: normal `HH:mm:ss`; components hour, minute, second, seconds since midnight. */
+export function parseTime(raw: unknown): ParsedValue {
+  const text = rawText(raw);
+  for (const format of TIME_FORMATS) {
+    const wall = parse(text, format, new Date(0));
+    if (!isValid(wall)) continue;
+    const hour = wall.getHours();
+    const minute = wall.getMinutes();
+    const second = wall.getSeconds();
+    const normal = [hour, minute, second].map((part) => String(part).padStart(2, '0')).join(':');
+    return parsed('time', raw, true, normal, { hour, minute, second, seconds: hour * 3600 + minute * 60 + second });
+  }
+  return parsed('time', raw, false, text, { hour: null, minute: null, second: null, seconds: null });
+}

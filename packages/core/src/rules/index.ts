@@ -1,0 +1,25 @@
+/**
+ * The rules engine: rule and rule-set validation, typed lead fields, operators,
+ * templating and compilation of rule sets to plain functions.
+ */
+export type {
+  EvalEnv, FieldDeclaration, FieldType, ParsedValue, Rhv, Rule, RuleContext, RuleElement, RuleInput,
+  RuleOutcome, RuleSet, RuleSetInput, RuleSetOp, Scalar,
+} from './types';
+export { isRuleSet } from './types';
+export type { ValidateOptions } from './validate';
+export { validateRules, validateRuleSet } from './validate';
+export type { ParseOptions } from './fields/parsed';
+export { isParsedValue, normalOf } from './fields/parsed';
+export { FIELD_TYPES, isFieldType, parseValue } from './fields/parse';
+export { STANDARD_LEAD_FIELDS, typeLead } from './lead';
+export type { CompiledRuleSet, CompileOptions, LastMatch } from './compile';
+export { compileRules, compileRuleSet, evaluateLastMatch } from './compile';
+export { referenceEvaluate } from './reference';
+export type { Operator, OperatorRegistry } from './operators/operator';
+export { defineOperator } from './operators/operator';
+export { BUILTIN_OPERATORS, createOperatorRegistry } from './operators/registry';
+export type { CompiledTemplate } from './template';
+export { compileTemplate, tryCompileTemplate } from './template';
+export { TEMPLATE_HELPERS } from './template-helpers';
+export { compilePath, resolvePath } from './path';

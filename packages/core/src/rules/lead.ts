@@ -1,0 +1,53 @@
+import type { ParseOptions } from './fields/parsed';
+import { parseValue } from './fields/parse';
+import type { FieldDeclaration, FieldType } from './types';
+
+/** Types of the standard lead fields, which need no declaration. */
+export const STANDARD_LEAD_FIELDS: Readonly<Record<string, FieldType>> = Object.freeze({
+  first_name: 'string',
+  last_name: 'string',
+  city: 'string',
+  reference: 'string',
+  comments: 'string',
+  country: 'string',
+  email: 'email',
+  phone_1: 'phone',
+  phone_2: 'phone',
+  address_1: 'street',
+  address_2: 'street',
+  state: 'state',
+  postal_code: 'postal_code',
+  dob: 'dob',
+  ip_address: 'ip',
+  trustedform_cert_url: 'trustedform_cert_url',
+});
+
+/**
+ * Parses every field of a lead once, for the rule context's `lead`. Standard fields
+ * carry their type; others are strings unless `declared` (ids like `lead.loan_amount`
+ * or `loan_amount`) says otherwise. Unknown field values are never dropped.
+ * @param options time zone and the service clock's `now`, for dates and ages.
+ */
+export function typeLead(
+  lead: Readonly<Record<string, unknown>>,
+  declared: readonly FieldDeclaration[] = [],
+  options: ParseOptions = {},
+): Record<string, unknown> {
+  const types = new Map<string, FieldType>();
+  for (const declaration of declared) {
+    const id = declaration.id.startsWith('lead.') ? declaration.id.slice(5) : declaration.id;
+    // Only top-level lead fields are typed here; nested declarations name other context roots.
+    if (!id.includes('.')) types.set(id, declaration.type);
+  }
+  const typed: Record<string, unknown> = {};
+  for (const [key, raw] of Object.entries(lead)) {
+    const type = types.get(key) ?? STANDARD_LEAD_FIELDS[key];
+    // An undeclared nested object stays as is, so paths can reach inside it.
+    if (type === undefined && typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
+      typed[key] = raw;
+      continue;
+    }
+    typed[key] = parseValue(type ?? 'string', raw, options);
+  }
+  return typed;
+}

@@ -1,0 +1,83 @@
+import { err, ok } from 'neverthrow';
+import { normalOf } from '../fields/parsed';
+import type { EvalEnv } from '../types';
+import { isBlank, keyOf, listOf, splitList, toText } from '../values';
+import type { TypedKeys } from './keys';
+import { coerces, leadKey, typedKeys } from './keys';
+import type { Operator } from './operator';
+import { defineOperator, negate } from './operator';
+
+interface SetOperand {
+  readonly keys: ReadonlySet<string>;
+  readonly typed: TypedKeys;
+  readonly typedSets: Map<readonly string[], ReadonlySet<string>>;
+}
+
+function typedSet(operand: SetOperand, type: Parameters<TypedKeys>[0], env: EvalEnv): ReadonlySet<string> {
+  const keys = operand.typed(type, env);
+  let set = operand.typedSets.get(keys);
+  if (!set) {
+    set = new Set(keys);
+    operand.typedSets.set(keys, set);
+  }
+  return set;
+}
+
+/**
+ * `is included in`: the lead value is one of the rhv's values (an array, or
+ * comma-separated text). A list lead value must be non-empty and wholly included.
+ * Typed lead values read the rhv with their own parser (`Texas, California`).
+ */
+export const isIncludedIn: Operator = defineOperator<SetOperand>({
+  name: 'is included in',
+  arity: 'binary',
+  failText: 'is not included in',
+  prepare: (rhv) => {
+    const values = splitList(rhv);
+    if (values.length === 0) return err('needs at least one value (an array or comma-separated text)');
+    return ok({ keys: new Set(values.map(keyOf)), typed: typedKeys(values), typedSets: new Map() });
+  },
+  test: (value, operand, env) => {
+    const list = listOf(value);
+    if (list) return list.length > 0 && list.every((item) => operand.keys.has(keyOf(item)));
+    if (isBlank(value)) return false;
+    if (coerces(value)) return typedSet(operand, value.type, env).has(leadKey(value));
+    return operand.keys.has(keyOf(normalOf(value)));
+  },
+});
+
+/** `is not included in`: the exact complement of `is included in`. */
+export const isNotIncludedIn: Operator = negate(isIncludedIn, 'is not included in', 'is included in');
+
+interface IncludesOperand {
+  readonly keys: readonly string[];
+  readonly texts: readonly string[];
+}
+
+/**
+ * `includes`: a list lead value has one of the rhv values as a member; a text lead
+ * value contains one of them, case-insensitively. An array rhv means "any of".
+ */
+export const includes: Operator = defineOperator<IncludesOperand>({
+  name: 'includes',
+  arity: 'binary',
+  failText: 'does not include',
+  prepare: (rhv) => {
+    const list = listOf(rhv);
+    const values = list ?? [normalOf(rhv)];
+    const texts = values.map((item) => toText(item).toLowerCase()).filter((text) => text !== '');
+    if (texts.length === 0) return err('needs a value to look for');
+    return ok({ keys: values.map(keyOf), texts });
+  },
+  test: (value, operand) => {
+    const list = listOf(value);
+    if (list) return list.some((item) => operand.keys.includes(keyOf(item)));
+    const text = toText(value).toLowerCase();
+    if (text === '') return false;
+    for (const needle of operand.texts) if (text.includes(needle)) return true;
+    return false;
+  },
+});
+
+/** `does not include`: the exact complement of `includes`. */
+export const doesNotInclude: Operator = negate(includes, 'does not include', 'includes');

@@ -1,0 +1,48 @@
+import type { Result } from 'neverthrow';
+import { ok } from 'neverthrow';
+import type { EvalEnv } from '../types';
+
+/**
+ * An operator: how `lhv op rhv` is decided. `prepare` turns the rhv into whatever
+ * `test` needs (a Set, a RegExp, bounds) once per rule when the rhv is static, or
+ * once per evaluation when it is a template. `test` gets the resolved lhv (a
+ * ParsedValue for typed lead fields, else a plain value) and must not throw.
+ * @example
+ * defineOperator({ name: 'is even', arity: 'unary', test: (v) => Number(normalOf(v)) % 2 === 0 })
+ */
+export interface Operator<Operand = unknown> {
+  /** Lower-case name used in rules, e.g. `is equal to`. */
+  readonly name: string;
+  /** Binary operators require `rhv`; unary ones reject it. */
+  readonly arity: 'unary' | 'binary';
+  /** Phrase for failure reasons (`lead.state is not included in TX, CA`). @default `not <name>` */
+  readonly failText?: string;
+  /** Checks and pre-normalizes the rhv; an Err message becomes a validation issue. */
+  prepare?(rhv: unknown): Result<Operand, string>;
+  test(value: unknown, operand: Operand, env: EvalEnv): boolean;
+}
+
+/** Operators by lower-case name. */
+export type OperatorRegistry = ReadonlyMap<string, Operator>;
+
+/** Identity helper that infers the operand type and erases it for the registry. */
+export function defineOperator<Operand>(operator: Operator<Operand>): Operator {
+  return operator as Operator;
+}
+
+/** Prepares an rhv with the operator's own `prepare`, or passes it through. */
+export function prepareOperand(operator: Operator, rhv: unknown): Result<unknown, string> {
+  return operator.prepare ? operator.prepare(rhv) : ok(rhv);
+}
+
+/** The exact complement of an operator, sharing its operand preparation. */
+export function negate<Operand>(base: Operator<Operand>, name: string, failText: string): Operator {
+  const test = base.test;
+  const operator: Operator<Operand> = {
+    name,
+    arity: base.arity,
+    failText,
+    test: (value, operand, env) => !test(value, operand, env),
+  };
+  return (base.prepare ? { ...operator, prepare: base.prepare } : operator) as Operator;
+}

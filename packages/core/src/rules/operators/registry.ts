@@ -1,0 +1,42 @@
+import { doesNotInclude, includes, isIncludedIn, isNotIncludedIn } from './membership';
+import { isEqualTo, isNotEqualTo } from './equality';
+import type { Operator, OperatorRegistry } from './operator';
+import {
+  isAfter, isBefore, isBetween, isGreaterThan, isGreaterThanOrEqualTo, isLessThan, isLessThanOrEqualTo, isNotBetween,
+} from './ordering';
+import { doesNotMatchPattern, matchesPattern } from './pattern';
+import { isNotWithinTheLast, isWithinTheLast } from './recency';
+import {
+  formatIsInvalid, formatIsValid, isBlankOp, isFalse, isNotBlank, isNotFalse, isNotObscene, isNotTrue, isObscene, isTrue,
+} from './unary';
+
+/** Every built-in operator. */
+export const BUILTIN_OPERATORS: readonly Operator[] = [
+  isEqualTo, isNotEqualTo,
+  isLessThan, isLessThanOrEqualTo, isGreaterThan, isGreaterThanOrEqualTo,
+  isBetween, isNotBetween,
+  isIncludedIn, isNotIncludedIn, includes, doesNotInclude,
+  matchesPattern, doesNotMatchPattern,
+  isBlankOp, isNotBlank, isTrue, isFalse, isNotTrue, isNotFalse,
+  formatIsValid, formatIsInvalid, isObscene, isNotObscene,
+  isBefore, isAfter, isWithinTheLast, isNotWithinTheLast,
+];
+
+/** Canonical form of an operator name: lower case, single spaces. */
+export function operatorKey(name: string): string {
+  return name.trim().toLowerCase().replace(/\s+/g, ' ');
+}
+
+/**
+ * The built-in operators plus an embedding service's own; an extra operator with a
+ * built-in's name replaces it.
+ * @example createOperatorRegistry([defineOperator({ name: 'is even', arity: 'unary', test: ... })])
+ */
+export function createOperatorRegistry(extra: readonly Operator[] = []): OperatorRegistry {
+  const registry = new Map<string, Operator>();
+  for (const operator of [...BUILTIN_OPERATORS, ...extra]) registry.set(operatorKey(operator.name), operator);
+  return registry;
+}
+
+/** The registry of built-ins, shared by callers that add nothing. */
+export const DEFAULT_OPERATORS: OperatorRegistry = createOperatorRegistry();
