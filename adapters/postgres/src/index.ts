@@ -1,0 +1,47 @@
+import type { Storage } from '@leadroute/core';
+import type { Pool } from 'pg';
+import { DEFAULT_SCHEMA, quoteIdent } from './sql';
+import { accountStore } from './stores/accounts';
+import { aliasStore } from './stores/aliases';
+import { entityStore } from './stores/entities';
+
+export { type MigrateOptions, type MigrationReport, migrate } from './migrate';
+export { type PostgresSpoolOptions, postgresSpool } from './stores/spool';
+
+/** Options of {@link postgresStorage}. */
+export interface PostgresStorageOptions {
+  /**
+   * The `pg` pool every store queries through. The host creates, configures and
+   * ends it; the adapter only borrows connections for single statements.
+   * @example new pg.Pool({ connectionString: process.env.DATABASE_URL })
+   */
+  readonly pool: Pool;
+  /**
+   * The schema holding Leadroute's tables: the one given to {@link migrate}.
+   * @default 'public'
+   */
+  readonly schema?: string;
+}
+
+/**
+ * Every storage port on PostgreSQL. Run {@link migrate} first (once per deploy or at
+ * start-up) so the tables exist. Driver errors come back as `StoreError` values:
+ * `Conflict` for a unique violation, `StorageFailure` otherwise, with the `pg`
+ * error as `cause`.
+ * @example
+ * import pg from 'pg';
+ * import { migrate, postgresStorage } from '@leadroute/postgres';
+ *
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * (await migrate(pool))._unsafeUnwrap();
+ * const service = createLeadService({ storage: postgresStorage({ pool }) });
+ */
+export function postgresStorage(options: PostgresStorageOptions): Storage {
+  const schema = options.schema ?? DEFAULT_SCHEMA;
+  quoteIdent(schema); // refuse an unusable schema name now rather than on the first query
+  return {
+    accounts: accountStore(options.pool, schema),
+    entities: entityStore(options.pool, schema),
+    aliases: aliasStore(options.pool, schema),
+  };
+}

@@ -1,0 +1,67 @@
+import type { Account, AccountStore, ApiKeyRecord, User } from '@leadroute/core';
+import { type Queryable, query } from '../query';
+import { iso, json, qualified } from '../sql';
+
+interface AccountRow {
+  id: string;
+  name: string;
+  plan: Account['plan'];
+  time_zone: string;
+  staff: boolean;
+  created_at: Date | string;
+}
+
+interface ApiKeyRow {
+  hash: string;
+  account_id: string;
+  user: User | string;
+  created_at: Date | string;
+}
+
+const toAccount = (row: AccountRow): Account => ({
+  id: row.id,
+  name: row.name,
+  plan: row.plan,
+  time_zone: row.time_zone,
+  staff: row.staff,
+  created_at: iso(row.created_at),
+});
+
+const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
+  hash: row.hash,
+  account_id: row.account_id,
+  user: json(row.user),
+  created_at: iso(row.created_at),
+});
+
+/** Accounts and their hashed API keys; the hash is the key's primary key, so lookups are exact. */
+export function accountStore(db: Queryable, schema: string): AccountStore {
+  const accounts = qualified(schema, 'accounts');
+  const keys = qualified(schema, 'api_keys');
+  return {
+    insert: (a) =>
+      query(db, 'insert account', `INSERT INTO ${accounts} (id, name, plan, time_zone, staff, created_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
+        a.id,
+        a.name,
+        a.plan,
+        a.time_zone,
+        a.staff,
+        a.created_at,
+      ]).map(() => undefined),
+    get: (id) =>
+      query<AccountRow>(db, 'get account', `SELECT id, name, plan, time_zone, staff, created_at FROM ${accounts} WHERE id = $1`, [id]).map(
+        ({ rows: [row] }) => (row ? toAccount(row) : undefined),
+      ),
+    insertKey: (k) =>
+      query(db, 'insert API key', `INSERT INTO ${keys} (hash, account_id, "user", created_at) VALUES ($1, $2, $3::jsonb, $4)`, [
+        k.hash,
+        k.account_id,
+        JSON.stringify(k.user),
+        k.created_at,
+      ]).map(() => undefined),
+    findKey: (hash) =>
+      query<ApiKeyRow>(db, 'find API key', `SELECT hash, account_id, "user", created_at FROM ${keys} WHERE hash = $1`, [hash]).map(
+        ({ rows: [row] }) => (row ? toApiKey(row) : undefined),
+      ),
+  };
+}
