@@ -1,5 +1,5 @@
 import { errAsync, okAsync } from 'neverthrow';
-import type { CloudService, CloudStorageDriver, CloudStorageError } from '../ports/cloud-storage';
+import type { CloudLocation, CloudService, CloudStorageDriver, CloudStorageError } from '../ports/cloud-storage';
 
 /** A cloud storage driver over a Map, for core's unit tests; `failure` makes every call fail. */
 export function fakeDriver<S extends CloudService>(service: S) {
@@ -9,7 +9,7 @@ export function fakeDriver<S extends CloudService>(service: S) {
     failure: undefined,
     validateFailure: undefined,
   };
-  const bucketOf = (l: { service: string } & Record<string, unknown>): string => String(l.bucket ?? l.container);
+  const bucketOf = (l: CloudLocation): string => (l.service === 'aws' ? l.bucket : l.container);
   const driver: CloudStorageDriver<S> = {
     service,
     capabilities: { presignedUrls: false, conditionalWrites: true },
