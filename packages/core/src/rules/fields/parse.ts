@@ -44,7 +44,7 @@ export function isFieldType(value: unknown): value is FieldType {
 /**
  * Parses a raw lead value for its type, never rejecting it: see {@link ParsedValue}.
  * An array is parsed element by element: `normal` is the elements' normal forms,
- * `valid` whether all are valid, `items` the parsed elements.
+ * `valid` whether there are any and all are valid, `items` the parsed elements.
  * @example parseValue('state', 'Texas').normal // 'TX'
  */
 export function parseValue(type: FieldType, raw: unknown, options: ParseOptions = {}): ParsedValue {
@@ -52,7 +52,7 @@ export function parseValue(type: FieldType, raw: unknown, options: ParseOptions 
   if (Array.isArray(raw)) {
     const items = raw.map((item: unknown) => PARSERS[type](item, options));
     const normal = items.map((item) => (Array.isArray(item.normal) ? null : (item.normal as Scalar)));
-    return parsed(type, raw, items.every((item) => item.valid), normal, { items });
+    return parsed(type, raw, items.length > 0 && items.every((item) => item.valid), normal, { items });
   }
   return PARSERS[type](raw, options);
 }
