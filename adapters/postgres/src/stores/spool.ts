@@ -85,6 +85,7 @@ export function postgresSpool(options: PostgresSpoolOptions): Spool {
         `WITH due (due_target, due_key) AS (
            SELECT target, key FROM ${table}
            WHERE delivered_at IS NULL AND due_at <= ${TS('$1')} AND (leased_until IS NULL OR leased_until <= ${TS('$1')})
+             AND ($4::text IS NULL OR starts_with(target, $4))
            ORDER BY due_at, seq
            LIMIT $2
            FOR UPDATE SKIP LOCKED
@@ -92,7 +93,7 @@ export function postgresSpool(options: PostgresSpoolOptions): Spool {
          UPDATE ${table} AS s SET lease_id = gen_random_uuid()::text, leased_until = ${TS('$3')}
          FROM due WHERE s.target = due_target AND s.key = due_key
          RETURNING ${RETURNING}`,
-        [nowMs, Math.max(0, Math.floor(opts.limit)), nowMs + opts.leaseMs],
+        [nowMs, Math.max(0, Math.floor(opts.limit)), nowMs + opts.leaseMs, opts.targetPrefix ?? null],
       )
         .map(({ rows }) =>
           // RETURNING does not keep the CTE's order: put the oldest due first again.
