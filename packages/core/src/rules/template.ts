@@ -12,7 +12,8 @@ type Expr = (ctx: unknown, env: EvalEnv | undefined) => unknown;
 
 const TOKEN = /\s*(?:(\()|(\))|"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|([^\s()"']+))/y;
 const NUMBER = /^-?\d+(?:\.\d+)?$/;
-const SYMBOLS = new Set(['+', '-', '*', '/', '%', '^']);
+// Bare math operators read as text, so `{{ math lead.a + 1 }}` and `{{ math lead.a round }}` work.
+const SYMBOLS = new Set(['+', '-', '*', '/', '%', '^', 'round', 'floor', 'ceil', 'abs', 'min', 'max']);
 const LITERALS: Record<string, unknown> = { true: true, false: false, null: null };
 
 type Token = { kind: '(' | ')' } | { kind: 'literal'; value: unknown } | { kind: 'word'; text: string };

@@ -31,7 +31,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
   return typeof value === 'string' ? `"${value}"` : `a ${typeof value}`;
 }
 
