@@ -1,5 +1,6 @@
 import type { LeasedSpoolItem, Spool, SpoolError, SpoolItem, StoreError } from '@leadroute/core';
-import { type Queryable, query } from '../query';
+import type { Pool } from 'pg';
+import { query } from '../query';
 import { DEFAULT_SCHEMA, json, qualified } from '../sql';
 
 /** A spool row with its times already in epoch milliseconds (see {@link MS}). */
@@ -46,8 +47,8 @@ const asSpoolError = (error: StoreError): SpoolError =>
 
 /** Options of {@link postgresSpool}. */
 export interface PostgresSpoolOptions {
-  /** The pool to query through; the spool never holds a connection between calls. */
-  readonly pool: Queryable;
+  /** The `pg` pool to query through; the spool never holds a connection between calls. */
+  readonly pool: Pool;
   /**
    * The schema `migrate` created the tables in.
    * @default 'public'
