@@ -8,6 +8,13 @@ import { entityStore } from './stores/entities';
 export { type MigrateOptions, type MigrationReport, migrate } from './migrate';
 export { type PostgresSpoolOptions, postgresSpool } from './stores/spool';
 
+/**
+ * The storage ports this adapter implements so far. Ports added to core's `Storage`
+ * since are missing until their migration and store land here, and
+ * `createLeadService` names them at start-up.
+ */
+export type PostgresStorage = Pick<Storage, 'accounts' | 'entities' | 'aliases'>;
+
 /** Options of {@link postgresStorage}. */
 export interface PostgresStorageOptions {
   /**
@@ -36,7 +43,7 @@ export interface PostgresStorageOptions {
  * (await migrate(pool))._unsafeUnwrap();
  * const service = createLeadService({ storage: postgresStorage({ pool }) });
  */
-export function postgresStorage(options: PostgresStorageOptions): Storage {
+export function postgresStorage(options: PostgresStorageOptions): PostgresStorage {
   const schema = options.schema ?? DEFAULT_SCHEMA;
   quoteIdent(schema); // refuse an unusable schema name now rather than on the first query
   return {

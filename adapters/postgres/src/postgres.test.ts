@@ -1,4 +1,5 @@
 import { anAccount, anAlias, anEntity, anApiKey, runSuites, type StorageHarness, storageSuites } from '@leadroute/testkit';
+import type { Storage } from '@leadroute/core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStorage } from './index';
@@ -24,7 +25,8 @@ describe.skipIf(!available)('postgres', () => {
   const setup = async (): Promise<StorageHarness> => {
     await db.truncate();
     return {
-      storage: postgresStorage({ pool: db.pool, schema: db.schema }),
+      // Ports added to core's Storage after these stores are absent; a suite for one fails here until it lands.
+      storage: postgresStorage({ pool: db.pool, schema: db.schema }) as Storage,
       raw: { account: rawRow('accounts'), entity: rawRow('entities'), alias: rawRow('entity_aliases') },
     };
   };
