@@ -14,3 +14,5 @@ export { type Check, checks, isRecord, validateFields } from './validation';
 export * from './ports/cloud-storage';
 export * from './ports/spool';
 export * from './firehose';
+export * from './ports/notifier';
+export * from './notifications';
