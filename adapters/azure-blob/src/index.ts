@@ -93,7 +93,9 @@ export function azureBlobError(e: unknown, what: string): CloudStorageError {
   const { code, status, message, name } = shape(e);
   const detail = `${what} failed: ${code ? `${code}: ` : status ? `HTTP ${status}: ` : ''}${message || 'no message'}`;
   if (code === 'ContainerNotFound') return cloudStorageError('ContainerNotFound', detail, e);
-  if (CREDENTIAL_CODES.has(code)) return cloudStorageError('InvalidCredentials', detail, e);
+  // Azurite answers a bad signature with AuthorizationFailure where Azure says AuthenticationFailed.
+  if (CREDENTIAL_CODES.has(code) || (code === 'AuthorizationFailure' && /failed to authenticate/i.test(message)))
+    return cloudStorageError('InvalidCredentials', detail, e);
   if (ACCESS_CODES.has(code) || status === 403) return cloudStorageError('AccessDenied', detail, e);
   if (code === 'InvalidResourceName' || code === 'OutOfRangeInput')
     return cloudStorageError('InvalidLocation', detail, e);
