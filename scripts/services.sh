@@ -36,7 +36,7 @@ fi
 # 2. Make sure a cluster exists (the package creates `main`, but a cluster may have been dropped).
 if ! pg_lsclusters -h | awk -v v="$PG_VERSION" '$1 == v && $2 == "main" { found = 1 } END { exit !found }'; then
   echo "PostgreSQL: creating cluster $PG_VERSION/main"
-  as_root pg_createcluster "$PG_VERSION" main
+  as_root pg_createcluster --locale=C.UTF-8 "$PG_VERSION" main
 fi
 PG_PORT="$(pg_lsclusters -h | awk -v v="$PG_VERSION" '$1 == v && $2 == "main" { print $3 }')"
 
@@ -68,8 +68,12 @@ else
 fi
 if [ "$(psql_admin -tAc "SELECT 1 FROM pg_database WHERE datname = '$PG_DATABASE'")" != "1" ]; then
   echo "PostgreSQL: creating database $PG_DATABASE"
-  psql_admin -c "CREATE DATABASE $PG_DATABASE OWNER $PG_ROLE"
+  # UTF-8 whatever locale the cluster was initialised with (a bare container has none set).
+  psql_admin -c "CREATE DATABASE $PG_DATABASE OWNER $PG_ROLE ENCODING 'UTF8' LOCALE 'C.UTF-8' TEMPLATE template0"
 fi
 echo "PostgreSQL $PG_VERSION: ready at postgres://$PG_ROLE:$PG_PASSWORD@127.0.0.1:$PG_PORT/$PG_DATABASE"
+if [ "$PG_PORT" != 5432 ] && [ -z "${DATABASE_URL:-}" ]; then
+  echo "PostgreSQL: not on the default port; run the tests with DATABASE_URL=postgres://$PG_ROLE:$PG_PASSWORD@127.0.0.1:$PG_PORT/$PG_DATABASE"
+fi
 
 echo "MongoDB: no server can be installed here; the Mongo adapter's live suite runs only when MONGODB_URI is set${MONGODB_URI:+ (set: it will run)}."
