@@ -1,0 +1,8 @@
+import type { Filter } from 'mongodb';
+import type { AccountDoc, ApiKeyDoc } from '../documents';
+
+/** The account with this ID (the primary index). */
+export const accountById = (id: string): Filter<AccountDoc> => ({ _id: id });
+
+/** The API key with exactly this hash (the unique `hash` index); case matters, as hashes are stored lowercase hex. */
+export const apiKeyByHash = (hash: string): Filter<ApiKeyDoc> => ({ hash });

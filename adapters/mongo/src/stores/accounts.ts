@@ -1,0 +1,23 @@
+import type { AccountStore } from '@leadroute/core';
+import type { MongoCollections } from '../collections';
+import { accountDocument, apiKeyDocument, toAccount, toApiKey } from '../documents';
+import { attempt } from '../errors';
+import { accountById, apiKeyByHash } from '../queries';
+
+/** Accounts by `_id`; API keys by their hash, unique through `api_keys_hash_unique`. */
+export function accountStore(c: Pick<MongoCollections, 'accounts' | 'apiKeys'>): AccountStore {
+  return {
+    insert: (account) => attempt('insert account', () => c.accounts.insertOne(accountDocument(account))).map(() => undefined),
+    get: (id) =>
+      attempt('get account', async () => {
+        const doc = await c.accounts.findOne(accountById(id));
+        return doc ? toAccount(doc) : undefined;
+      }),
+    insertKey: (key) => attempt('insert API key', () => c.apiKeys.insertOne(apiKeyDocument(key))).map(() => undefined),
+    findKey: (hash) =>
+      attempt('find API key', async () => {
+        const doc = await c.apiKeys.findOne(apiKeyByHash(hash));
+        return doc ? toApiKey(doc) : undefined;
+      }),
+  };
+}
