@@ -30,12 +30,21 @@ export function toText(value: unknown): string {
  * their keys are.
  */
 export function keyOf(value: unknown): string {
+  if (typeof value === 'string') {
+    // Hot path: only text starting like a number pays for the numeric test, and
+    // only text with outer whitespace pays for trimming.
+    const first = value.charCodeAt(0);
+    if ((first >= 48 && first <= 57) || first === 45) {
+      const number = toNumber(value);
+      if (number !== null) return `#${number}`;
+    }
+    const last = value.charCodeAt(value.length - 1);
+    return (first <= 32 || last <= 32 ? value.trim() : value).toLowerCase();
+  }
+  if (typeof value === 'number') return Number.isFinite(value) ? `#${value}` : '';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  const number = toNumber(value);
-  if (number !== null) return `#${number}`;
-  if (typeof value === 'string') return value.trim().toLowerCase();
   if (value === undefined || value === null) return '';
-  return toText(value).trim().toLowerCase();
+  return keyOf(toText(value));
 }
 
 /** Elements of a list-like value: arrays as is, parsed arrays by their normal forms. */

@@ -13,15 +13,8 @@ export interface ParseOptions {
  * typed lead survives a JSON round trip (events store it).
  */
 export function isParsedValue(value: unknown): value is ParsedValue {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    'normal' in value &&
-    'valid' in value &&
-    'raw' in value &&
-    'type' in value
-  );
+  // Arrays never have `normal`, so no Array.isArray test is needed.
+  return typeof value === 'object' && value !== null && 'normal' in value && 'valid' in value && 'type' in value;
 }
 
 /** The value comparisons use: a parsed value's normal form, anything else as is. */

@@ -1,9 +1,9 @@
 import { err, ok } from 'neverthrow';
-import { normalOf } from '../fields/parsed';
+import { isParsedValue, normalOf } from '../fields/parsed';
 import type { EvalEnv } from '../types';
 import { isBlank, keyOf, listOf, splitList, toText } from '../values';
 import type { TypedKeys } from './keys';
-import { coerces, leadKey, typedKeys } from './keys';
+import { leadKey, typedKeys } from './keys';
 import type { Operator } from './operator';
 import { defineOperator, negate } from './operator';
 
@@ -11,15 +11,22 @@ interface SetOperand {
   readonly keys: ReadonlySet<string>;
   readonly typed: TypedKeys;
   readonly typedSets: Map<readonly string[], ReadonlySet<string>>;
+  /** The set last used, by type and zone: a flow's leads keep asking for the same one. */
+  readonly last: { type: string; zone: string; set: ReadonlySet<string> };
 }
 
 function typedSet(operand: SetOperand, type: Parameters<TypedKeys>[0], env: EvalEnv): ReadonlySet<string> {
+  const last = operand.last;
+  if (last.type === type && last.zone === env.timeZone) return last.set;
   const keys = operand.typed(type, env);
   let set = operand.typedSets.get(keys);
   if (!set) {
     set = new Set(keys);
     operand.typedSets.set(keys, set);
   }
+  last.type = type;
+  last.zone = env.timeZone;
+  last.set = set;
   return set;
 }
 
@@ -35,14 +42,19 @@ export const isIncludedIn: Operator = defineOperator<SetOperand>({
   prepare: (rhv) => {
     const values = splitList(rhv);
     if (values.length === 0) return err('needs at least one value (an array or comma-separated text)');
-    return ok({ keys: new Set(values.map(keyOf)), typed: typedKeys(values), typedSets: new Map() });
+    const keys = new Set(values.map(keyOf));
+    return ok({ keys, typed: typedKeys(values), typedSets: new Map(), last: { type: '', zone: '', set: keys } });
   },
   test: (value, operand, env) => {
-    const list = listOf(value);
-    if (list) return list.length > 0 && list.every((item) => operand.keys.has(keyOf(item)));
-    if (isBlank(value)) return false;
-    if (coerces(value)) return typedSet(operand, value.type, env).has(leadKey(value));
-    return operand.keys.has(keyOf(normalOf(value)));
+    if (isParsedValue(value)) {
+      const normal = value.normal;
+      if (Array.isArray(normal)) return normal.length > 0 && normal.every((item) => operand.keys.has(keyOf(item)));
+      if (isBlank(value)) return false;
+      if (value.type !== 'string') return typedSet(operand, value.type, env).has(leadKey(value));
+      return operand.keys.has(keyOf(normal));
+    }
+    if (Array.isArray(value)) return value.length > 0 && value.every((item) => operand.keys.has(keyOf(item)));
+    return !isBlank(value) && operand.keys.has(keyOf(value));
   },
 });
 

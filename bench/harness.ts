@@ -1,0 +1,129 @@
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** One figure of a benchmark, with what it is compared against. */
+export interface BenchRow {
+  /** What was measured, e.g. `rules: compiled 20-rule set`. */
+  readonly name: string;
+  readonly unit: 'ops/s' | 'ms';
+  readonly value: number;
+  /** What the figure is compared with, e.g. `json-rules-engine`. */
+  readonly baseline?: string;
+  readonly baselineValue?: number;
+  /** value / baselineValue for ops/s; baselineValue / value for latencies (higher is better). */
+  readonly ratio?: number;
+  /** The goal for the ratio, e.g. `>= 20`. */
+  readonly target?: string;
+  readonly met?: boolean;
+  readonly measuredAt: string;
+}
+
+/** A benchmark file's default export. */
+export type Bench = () => Promise<BenchRow[]>;
+
+export interface Measured {
+  readonly opsPerSec: number;
+  readonly p50: number;
+  readonly p99: number;
+}
+
+/**
+ * Runs `fn` repeatedly for about `seconds` after a warm-up, in batches of `batch`
+ * calls so timer overhead does not swamp fast functions. Latency percentiles are
+ * per call, averaged within a batch.
+ */
+export async function measure(fn: () => unknown, options: { seconds?: number; batch?: number } = {}): Promise<Measured> {
+  const seconds = options.seconds ?? 1;
+  const batch = options.batch ?? 1;
+  const run = async (until: number, samples?: number[]) => {
+    let calls = 0;
+    while (performance.now() < until) {
+      const start = performance.now();
+      for (let i = 0; i < batch; i++) {
+        const result = fn();
+        if (result instanceof Promise) await result;
+      }
+      samples?.push((performance.now() - start) / batch);
+      calls += batch;
+    }
+    return calls;
+  };
+  await run(performance.now() + Math.min(300, seconds * 300));
+  const samples: number[] = [];
+  const start = performance.now();
+  const calls = await run(start + seconds * 1000, samples);
+  const elapsed = performance.now() - start;
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? Number.NaN;
+  return { opsPerSec: (calls / elapsed) * 1000, p50: at(0.5), p99: at(0.99) };
+}
+
+/**
+ * Measures several functions in alternating short rounds and reports each one's
+ * median ops/s, so a machine busy with other work slows all of them alike instead
+ * of whichever happened to run during the busy moment.
+ */
+export async function measureInterleaved<K extends string>(
+  fns: Record<K, { fn: () => unknown; batch?: number }>,
+  options: { rounds?: number; msPerRound?: number } = {},
+): Promise<Record<K, number>> {
+  const rounds = options.rounds ?? 9;
+  const seconds = (options.msPerRound ?? 150) / 1000;
+  const names = Object.keys(fns) as K[];
+  const samples = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>;
+  for (let round = 0; round < rounds; round++) {
+    for (const name of names) {
+      const { fn, batch } = fns[name];
+      samples[name].push((await measure(fn, { seconds, ...(batch === undefined ? {} : { batch }) })).opsPerSec);
+    }
+  }
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+  return Object.fromEntries(names.map((name) => [name, median(samples[name])])) as Record<K, number>;
+}
+
+/** A row comparing ops/s with a baseline's ops/s; `minRatio` is the target. */
+export function compare(name: string, value: number, baseline?: { name: string; value: number; minRatio?: number }): BenchRow {
+  const measuredAt = new Date().toISOString();
+  if (!baseline) return { name, unit: 'ops/s', value, measuredAt };
+  const ratio = value / baseline.value;
+  return {
+    name,
+    unit: 'ops/s',
+    value,
+    baseline: baseline.name,
+    baselineValue: baseline.value,
+    ratio,
+    ...(baseline.minRatio === undefined ? {} : { target: `>= ${baseline.minRatio}`, met: ratio >= baseline.minRatio }),
+    measuredAt,
+  };
+}
+
+function fmt(value: number | undefined, digits = 0): string {
+  return value === undefined ? '' : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
+
+/** Prints one table row per figure. */
+export function printRows(rows: readonly BenchRow[]): void {
+  for (const row of rows) {
+    const parts = [row.name.padEnd(52), `${fmt(row.value)} ${row.unit}`.padStart(18)];
+    if (row.baseline) parts.push(`vs ${row.baseline}: ${fmt(row.baselineValue)} ${row.unit}`, `ratio ${fmt(row.ratio, 2)}`);
+    if (row.target) parts.push(`target ${row.target} ${row.met ? 'met' : 'NOT MET'}`);
+    console.log(parts.join(' | '));
+  }
+}
+
+const RESULTS = fileURLToPath(new URL('./results.json', import.meta.url));
+
+/** Merges rows into bench/results.json by name, keeping other benchmarks' rows. */
+export function mergeResults(rows: readonly BenchRow[]): void {
+  let existing: BenchRow[] = [];
+  try {
+    existing = JSON.parse(readFileSync(RESULTS, 'utf8')) as BenchRow[];
+  } catch {
+    existing = [];
+  }
+  const names = new Set(rows.map((row) => row.name));
+  const merged = [...existing.filter((row) => !names.has(row.name)), ...rows].sort((a, b) => a.name.localeCompare(b.name));
+  writeFileSync(`${RESULTS}.tmp`, `${JSON.stringify(merged, null, 2)}\n`);
+  renameSync(`${RESULTS}.tmp`, RESULTS);
+}

@@ -1,0 +1,27 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Bench, BenchRow } from './harness';
+import { mergeResults, printRows } from './harness';
+
+// `npm run bench` runs every bench/*.bench.ts; `npm run bench -- rules` only those named.
+const dir = fileURLToPath(new URL('.', import.meta.url));
+const wanted = process.argv.slice(2);
+const files = readdirSync(dir)
+  .filter((file) => file.endsWith('.bench.ts'))
+  .filter((file) => wanted.length === 0 || wanted.includes(file.replace(/\.bench\.ts$/, '')))
+  .sort();
+
+if (files.length === 0) {
+  console.error(`No benchmark matches ${wanted.join(', ')}.`);
+  process.exitCode = 1;
+}
+
+const rows: BenchRow[] = [];
+for (const file of files) {
+  console.log(`\n# ${file}`);
+  const bench = ((await import(pathToFileURL(`${dir}${file}`).href)) as { default: Bench }).default;
+  const result = await bench();
+  printRows(result);
+  rows.push(...result);
+}
+if (rows.length > 0) mergeResults(rows);
