@@ -165,5 +165,6 @@ describe('firehose delivery to azurite', () => {
     } finally {
       await persistent.dispose();
     }
-  });
+    // Two azurite start-ups take a few seconds each on a loaded machine.
+  }, 60_000);
 });

@@ -45,6 +45,12 @@ export interface S3StorageOptions {
    * @default 3
    */
   readonly maxAttempts?: number;
+  /**
+   * Longest wait for a response, in ms, so a hung request cannot outlive the
+   * spool's lease. Ignored when `clientConfig.requestHandler` is given.
+   * @default 30000
+   */
+  readonly requestTimeoutMs?: number;
   /** How many objects of a batch are written at once. @default 8 */
   readonly batchConcurrency?: number;
   /**
@@ -182,6 +188,7 @@ export function s3Storage(options: S3StorageOptions = {}): S3Storage {
     const client = factory({
       followRegionRedirects: true,
       maxAttempts: options.maxAttempts ?? 3,
+      requestHandler: { requestTimeout: options.requestTimeoutMs ?? 30_000, connectionTimeout: 5000 },
       ...options.clientConfig,
       ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
       ...(options.forcePathStyle === undefined ? {} : { forcePathStyle: options.forcePathStyle }),
