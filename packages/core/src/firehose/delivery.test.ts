@@ -122,4 +122,19 @@ describe('firehose delivery', () => {
     expect(new Set(aws.writes).size).toBe(5);
     expect((await spool.count({ target: 'exports:x' }))._unsafeUnwrap()).toBe(1);
   });
+
+  it('lets several workers retry at once without writing anything twice', async () => {
+    const { aws, spool, delivery } = setup();
+    aws.state.failure = failure('Unavailable');
+    for (let n = 0; n < 20; n++) await delivery.deliver(legacy, event(n));
+    aws.state.failure = undefined;
+    // Without conditional writes, only the spool's leases keep the workers apart.
+    const plain = { ...aws.driver, capabilities: { presignedUrls: false, conditionalWrites: false } };
+    const worker = () =>
+      createFirehoseDelivery({ cloudStorage: { aws: plain }, spool, clock: { now: () => T0 }, resolveCredential, batchSize: 3 });
+    const reports = await Promise.all([worker(), worker(), worker()].map((w) => w.retryDue(T0 + 1000)));
+    expect(reports.reduce((n, r) => n + r._unsafeUnwrap().delivered, 0)).toBe(20);
+    expect(aws.writes).toHaveLength(20);
+    expect(new Set(aws.writes).size).toBe(20);
+  });
 });
