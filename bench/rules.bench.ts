@@ -10,8 +10,8 @@ import { compare, measureInterleaved } from './harness';
 // predicate, all on the same leads. Targets: >= 20x json-rules-engine, within 3x
 // of the hand-written predicate.
 
-const ENV = { now: Date.UTC(2024, 5, 15, 12), timeZone: 'America/New_York' };
-const FIELDS = [
+export const ENV = { now: Date.UTC(2024, 5, 15, 12), timeZone: 'America/New_York' };
+export const FIELDS = [
   { id: 'lead.loan_amount', type: 'number' },
   { id: 'lead.credit_score', type: 'number' },
   { id: 'lead.income', type: 'number' },
@@ -19,7 +19,7 @@ const FIELDS = [
   { id: 'lead.created_at', type: 'date' },
 ] as const;
 
-const RULES = {
+export const RULES = {
   op: 'and',
   rules: [
     { lhv: 'lead.state', op: 'is included in', rhv: ['TX', 'CA', 'FL', 'NY', 'GA'] },
@@ -61,7 +61,7 @@ const BASE = {
   created_at: '2024-06-15T09:30:00-05:00', tags: ['new', 'premium'], source_tag: 'Google-Ads', income: '4200',
   employment: 'employed', comments: 'Call after 5pm', city: 'Dallas', months_at_job: '24', ip_address: '203.0.113.9',
 };
-const RAW_LEADS = [
+export const RAW_LEADS = [
   BASE,
   { ...BASE, state: 'CA', tags: [], source_tag: 'bing', income: '$7,500' },
   { ...BASE, comments: 'this is a TEST lead' },

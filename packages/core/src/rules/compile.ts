@@ -31,12 +31,15 @@ const REASON_SEPARATOR = '; ';
 function compileRule(rule: Rule, operators: OperatorRegistry): Node {
   const operator = operators.get(operatorKey(rule.op));
   if (!operator) throw new Error(`[leadroute] [rules] Unknown operator "${rule.op}" in rule ${rule.id}; validate rule sets before compiling them.`);
-  const { read, operand, rhvText } = compileParts(rule, operator, compilePath(rule.lhv));
+  const { read, operand, fixed, rhvText } = compileParts(rule, operator, compilePath(rule.lhv));
   const check = operator.test;
-  const own: Test = (ctx, env) => {
-    const prepared = operand(ctx, env);
-    return prepared.ok && check(read(ctx, env), prepared.value, env);
-  };
+  // A static operand is closed over directly: the hot path is one read and one test.
+  const own: Test = fixed
+    ? (ctx, env) => check(read(ctx, env), fixed.value, env)
+    : (ctx, env) => {
+        const prepared = operand(ctx, env);
+        return prepared.ok && check(read(ctx, env), prepared.value, env);
+      };
   const ownExplain: Explain = (ctx, env) => ruleReason(rule, operator, rhvText(ctx, env));
   if (!rule.rule_set) return { test: own, explain: ownExplain };
   const nested = compileSet(rule.rule_set, operators);

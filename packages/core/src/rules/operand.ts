@@ -10,6 +10,8 @@ export interface RuleParts {
   readonly read: (ctx: unknown, env: EvalEnv) => unknown;
   /** The prepared operand, fixed for a static rhv. */
   readonly operand: (ctx: unknown, env: EvalEnv) => { ok: true; value: unknown } | { ok: false };
+  /** The operand prepared at compile time, when the rhv is static (or absent). */
+  readonly fixed?: { readonly value: unknown };
   /** The rhv as a reason shows it. */
   readonly rhvText: (ctx: unknown, env: EvalEnv) => string;
 }
@@ -50,7 +52,7 @@ export function compileParts(rule: Rule, operator: Operator, readPath: (ctx: unk
   const rhv = rule.rhv;
   if (operator.arity === 'unary' || rhv === undefined) {
     const none = { ok: true as const, value: undefined };
-    return { read, operand: () => none, rhvText: () => '' };
+    return { read, operand: () => none, fixed: none, rhvText: () => '' };
   }
   if (!hasTemplate(rhv)) {
     const prepared = prepareOperand(operator, rhv);
@@ -59,7 +61,7 @@ export function compileParts(rule: Rule, operator: Operator, readPath: (ctx: unk
     }
     const fixed = { ok: true as const, value: prepared.value };
     const text = rhvDisplay(rhv);
-    return { read, operand: () => fixed, rhvText: () => text };
+    return { read, operand: () => fixed, fixed, rhvText: () => text };
   }
   const resolve = compileRhv(rhv);
   const failed = { ok: false as const };

@@ -1,10 +1,23 @@
 /** Reads one value out of a context by a dotted path. */
 export type PathGetter = (ctx: unknown) => unknown;
 
-function step(value: unknown, key: string): unknown {
+// Keys that would reach Object.prototype's members (`constructor`, `__proto__`,
+// `toString`...): paths naming one read own properties only. Every other key is
+// read directly, which is much faster and cannot reach anything inherited but
+// array methods, which are harmless.
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+function safeStep(value: unknown, key: string): unknown {
   if (typeof value !== 'object' || value === null) return undefined;
-  // Own properties only: a path must not reach `constructor` or `__proto__`.
   return Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+function fastStep(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+function step(value: unknown, key: string): unknown {
+  return INHERITED.has(key) ? safeStep(value, key) : fastStep(value, key);
 }
 
 /**
@@ -13,18 +26,48 @@ function step(value: unknown, key: string): unknown {
  */
 export function compilePath(path: string): PathGetter {
   const keys = path.trim().split('.');
+  if (keys.some((key) => INHERITED.has(key))) {
+    return (ctx) => {
+      let value = ctx;
+      for (const key of keys) value = safeStep(value, key);
+      return value;
+    };
+  }
+  return generatedGetter(keys) ?? closureGetter(keys);
+}
+
+/**
+ * A getter generated as code (`ctx.lead.state` with null checks), so each path
+ * gets its own property-load sites: V8 then sees one object shape per site and
+ * reads as fast as hand-written code. Keys are embedded as JSON string literals,
+ * so no key can inject code. Where code generation is forbidden (a strict CSP),
+ * the closure getter is used instead.
+ */
+function generatedGetter(keys: readonly string[]): PathGetter | undefined {
+  let body = 'let v = ctx;\n';
+  for (const key of keys) {
+    body += `if (typeof v !== 'object' || v === null) return undefined;\nv = v[${JSON.stringify(key)}];\n`;
+  }
+  try {
+    return new Function('ctx', `${body}return v;`) as PathGetter;
+  } catch {
+    return undefined;
+  }
+}
+
+function closureGetter(keys: readonly string[]): PathGetter {
   const [a = '', b = '', c = ''] = keys;
   switch (keys.length) {
     case 1:
-      return (ctx) => step(ctx, a);
+      return (ctx) => fastStep(ctx, a);
     case 2:
-      return (ctx) => step(step(ctx, a), b);
+      return (ctx) => fastStep(fastStep(ctx, a), b);
     case 3:
-      return (ctx) => step(step(step(ctx, a), b), c);
+      return (ctx) => fastStep(fastStep(fastStep(ctx, a), b), c);
     default:
       return (ctx) => {
         let value = ctx;
-        for (const key of keys) value = step(value, key);
+        for (const key of keys) value = fastStep(value, key);
         return value;
       };
   }

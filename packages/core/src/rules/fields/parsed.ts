@@ -13,9 +13,15 @@ export interface ParseOptions {
  * typed lead survives a JSON round trip (events store it).
  */
 export function isParsedValue(value: unknown): value is ParsedValue {
-  // Arrays never have `normal`, so no Array.isArray test is needed.
-  return typeof value === 'object' && value !== null && 'normal' in value && 'valid' in value && 'type' in value;
+  if (typeof value !== 'object' || value === null) return false;
+  // Values made by `parsed` are recognised by their prototype in one load; the
+  // shape test is for values that went through JSON. Arrays never have `normal`.
+  return Object.getPrototypeOf(value) === PARSED || ('normal' in value && 'valid' in value && 'type' in value);
 }
+
+// Prototype of every parsed value: an empty object, so parsed values still
+// serialize, compare and spread as plain objects.
+const PARSED: object = Object.freeze({});
 
 /** The value comparisons use: a parsed value's normal form, anything else as is. */
 export function normalOf(value: unknown): unknown {
@@ -46,5 +52,5 @@ export function parsed(
   normal: Scalar | readonly Scalar[],
   components?: Record<string, unknown>,
 ): ParsedValue {
-  return { ...components, type, raw, valid, normal };
+  return Object.assign(Object.create(PARSED) as ParsedValue, components, { type, raw, valid, normal });
 }
