@@ -189,7 +189,7 @@ describe('spool queries', () => {
     expect(countDocuments(docs, spoolCount({ state: 'delivered', target: 'x' }))).toBe(2);
     // A document written without the field at all (by hand, or by an older release) is pending too.
     const { delivered_at: _, ...bare } = spooled('bare');
-    expect(countDocuments([bare], spoolCount())).toBe(1);
+    expect(countDocuments<SpoolDoc>([bare], spoolCount())).toBe(1);
   });
 
   it('deliveredBefore removes only tombstones delivered before the time', () => {
