@@ -3,7 +3,6 @@ import type { EmailMessage, NotifyError } from '../ports/notifier';
 // A deliberately loose shape check: the mail server has the last word on addresses,
 // this only catches what would corrupt the envelope or the headers.
 const ADDRESS = /^[^\s@<>,;"]+@[^\s@<>,;"]+$/;
-// eslint-disable-next-line no-control-regex
 const LINE_BREAK = /[\r\n\u0000]/;
 const HEADER_NAME = /^[!-9;-~]+$/;
 // Headers the message's own fields or the notifier set; overriding them through

@@ -21,7 +21,6 @@ export function escapeHtml(text: string): string {
  * there would start a new header).
  */
 export function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/ {2,}/g, ' ').trim();
 }
 
