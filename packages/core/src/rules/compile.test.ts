@@ -104,6 +104,23 @@ describe('compileRuleSet', () => {
     expect(both(set)).toEqual({ pass: false, reason: 'lead.loan_amount is not between Acme' });
   });
 
+  it('re-reads a static date rhv per time zone, and recency per clock', () => {
+    const set = ruleSet({
+      op: 'and',
+      rules: [
+        { lhv: 'lead.at', op: 'is before', rhv: '2024-06-14' },
+        { lhv: 'lead.at', op: 'is within the last', rhv: '1 day' },
+      ],
+    });
+    const fn = compileRuleSet(set);
+    const at = { lead: { at: '2024-06-14T02:00:00Z' } };
+    const now = Date.UTC(2024, 5, 14, 12);
+    // Midnight of June 14 is 04:00Z in New York but 00:00Z in UTC.
+    expect(fn(at, { now, timeZone: 'America/New_York' })).toEqual({ pass: true });
+    expect(fn(at, { now, timeZone: 'UTC' })).toEqual({ pass: false, reason: 'lead.at is not before 2024-06-14' });
+    expect(fn(at, { now: now + 2 * 86_400_000, timeZone: 'America/New_York' })).toEqual({ pass: false, reason: 'lead.at is not within the last 1 day' });
+  });
+
   it('works on an untyped context too', () => {
     const set = ruleSet({ op: 'and', rules: [{ lhv: 'source.name', op: 'is equal to', rhv: 'acme' }] });
     expect(both(set)).toEqual({ pass: true });

@@ -1,11 +1,13 @@
-import { differenceInYears, isValid, parse } from 'date-fns';
-import { formatInTimeZone, fromZonedTime, toDate } from 'date-fns-tz';
+import { isValid, parse } from 'date-fns';
+import { fromZonedTime, toDate } from 'date-fns-tz';
 import type { ParsedValue } from '../types';
 import type { ParseOptions } from './parsed';
 import { parsed, rawText } from './parsed';
+import { wallClock, yearsBetween } from './zoned';
 
 const US_DATE = /^\d{1,2}\/\d{1,2}\/\d{2,4}(?:\s|$)/;
 const US_FORMATS = ['MM/dd/yyyy HH:mm:ss', 'MM/dd/yyyy HH:mm', 'MM/dd/yyyy h:mm a', 'MM/dd/yyyy', 'MM/dd/yy'];
+const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/i;
 const HAS_TIME = /\d[T\s]+\d{1,2}:\d{2}|^\d{9,}$/;
 // Epoch numbers below this are taken as seconds: 1e11 s is the year 5138, 1e11 ms is 1973.
 const SECONDS_LIMIT = 1e11;
@@ -32,18 +34,24 @@ export function parseDateText(value: unknown, timeZone: string): number | null {
     return null;
   }
   if (!/^\d{4}-?\d{2}/.test(text)) return null;
+  // With an explicit offset the platform parser is exact and far cheaper.
+  if (WITH_OFFSET.test(text)) {
+    const moment = Date.parse(text);
+    if (!Number.isNaN(moment)) return moment;
+  }
   const moment = toDate(text, { timeZone });
   return Number.isNaN(moment.getTime()) ? null : moment.getTime();
 }
 
 const NO_DATE = { epoch: null, date: null, time: null, year: null, month: null, day: null, hour: null, minute: null, weekday: null, has_time: false };
 
+const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+
 function dateComponents(epoch: number, timeZone: string, hasTime: boolean): Record<string, unknown> {
-  // One formatter call gives every calendar component in the zone.
-  const [date = '', time = '', weekday = ''] = formatInTimeZone(epoch, timeZone, 'yyyy-MM-dd HH:mm:ss i').split(' ');
-  const [year, month, day] = date.split('-').map(Number);
-  const [hour, minute] = time.split(':').map(Number);
-  return { epoch, date, time, year, month, day, hour, minute, weekday: Number(weekday), has_time: hasTime, time_zone: timeZone };
+  const { year, month, day, hour, minute, second, weekday } = wallClock(epoch, timeZone);
+  const date = `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
+  const time = `${pad(hour)}:${pad(minute)}:${pad(second)}`;
+  return { epoch, date, time, year, month, day, hour, minute, weekday, has_time: hasTime, time_zone: timeZone };
 }
 
 /**
@@ -68,21 +76,21 @@ export function parseDob(raw: unknown, options: ParseOptions = {}): ParsedValue 
   if (epoch === null) return parsed('dob', raw, false, rawText(raw), { ...NO_DATE, age: null });
   const components = dateComponents(epoch, timeZone, false);
   const date = String(components.date);
+  // Calendar dates on both sides, in the zone, so a birthday counts from its midnight there.
   let age: number | null = null;
-  if (options.now !== undefined) {
-    const today = formatInTimeZone(options.now, timeZone, 'yyyy-MM-dd');
-    age = differenceInYears(new Date(`${today}T00:00:00Z`), new Date(`${date}T00:00:00Z`));
-  }
+  if (options.now !== undefined) age = yearsBetween(wallClock(epoch, timeZone), wallClock(options.now, timeZone));
   const valid = age === null ? epoch <= (options.now ?? Number.POSITIVE_INFINITY) : age >= 0 && age < 150;
   return parsed('dob', raw, valid, date, { ...components, age });
 }
 
-const TIME_FORMATS = ['HH:mm:ss', 'HH:mm', 'h:mm:ss a', 'h:mm a', 'h:mma', 'h a', 'ha'];
+const CLOCK_FORMATS = ['HH:mm:ss', 'HH:mm'];
+const MERIDIEM_FORMATS = ['h:mm:ss a', 'h:mm a', 'h:mma', 'h a', 'ha'];
 
 /** A time of day: normal `HH:mm:ss`; components hour, minute, second, seconds since midnight. */
 export function parseTime(raw: unknown): ParsedValue {
   const text = rawText(raw);
-  for (const format of TIME_FORMATS) {
+  // Only the formats the text could be in are tried: each parse attempt is costly.
+  for (const format of /[ap]\.?m\.?$/i.test(text) ? MERIDIEM_FORMATS : CLOCK_FORMATS) {
     const wall = parse(text, format, new Date(0));
     if (!isValid(wall)) continue;
     const hour = wall.getHours();
