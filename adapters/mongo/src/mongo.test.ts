@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import { anAccount, anAlias, anApiKey, anEntity, runSuites, type StorageHarness, storageSuites } from '@leadroute/testkit';
+import { type Db, MongoClient } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spoolSuite } from '../../../packages/testkit/src/spool-suite';
+import { COLLECTIONS, ensureIndexes, INDEXES, mongoSpool, mongoStorage } from './index';
+
+/**
+ * The testkit suites against a real MongoDB server. No server can be installed on
+ * the project's machines, so without MONGODB_URI this file is skipped (never faked);
+ * the query builders are still checked by mingo in queries.test.ts.
+ */
+const uri = process.env.MONGODB_URI;
+if (!uri) {
+  console.log(
+    '[leadroute] [mongo] skipping mongo.test.ts: MONGODB_URI is not set. Run the testkit against a server with `MONGODB_URI=mongodb://127.0.0.1:27017 npx vitest run adapters/mongo`.',
+  );
+}
+
+describe.skipIf(!uri)('mongo', () => {
+  let client: MongoClient;
+  let db: Db;
+  // A database of its own per run, so runs sharing a server never meet; dropped at the end.
+  const dbName = `leadroute_test_${randomBytes(6).toString('hex')}`;
+  const options = () => ({ client, dbName });
+
+  beforeAll(async () => {
+    client = new MongoClient(uri ?? '', { serverSelectionTimeoutMS: 10_000 });
+    await client.connect();
+    db = client.db(dbName);
+    (await ensureIndexes(options()))._unsafeUnwrap();
+  });
+  afterAll(async () => {
+    await db?.dropDatabase();
+    await client?.close();
+  });
+
+  // Emptied, not dropped, between tests: the indexes (and so the uniqueness rules) stay.
+  const clear = async (): Promise<void> => {
+    await Promise.all(Object.values(COLLECTIONS).map((name) => db.collection(name).deleteMany({})));
+  };
+  const rawDoc =
+    (collection: string) =>
+    async (id: string): Promise<Record<string, unknown> | undefined> =>
+      (await db.collection<{ _id: string }>(collection).findOne({ _id: id })) ?? undefined;
+
+  const setup = async (): Promise<StorageHarness> => {
+    await clear();
+    return {
+      storage: mongoStorage(options()),
+      raw: { account: rawDoc(COLLECTIONS.accounts), entity: rawDoc(COLLECTIONS.entities), alias: rawDoc(COLLECTIONS.aliases) },
+    };
+  };
+
+  runSuites('mongo', setup, storageSuites);
+
+  spoolSuite(async () => {
+    await clear();
+    return { spool: mongoSpool(options()) };
+  }, 'mongo');
+
+  describe('documents', () => {
+    it('stores IDs as _id and times as BSON Dates', async () => {
+      const { storage } = await setup();
+      const account = anAccount();
+      const entity = anEntity(account.id, { invitation_expires_at: '2026-03-04T05:06:07.089Z' });
+      await storage.accounts.insert(account);
+      await storage.entities.insert(entity);
+      const doc = await rawDoc(COLLECTIONS.entities)(entity.id);
+      expect(doc).toMatchObject({ _id: entity.id, owner_account_id: account.id, flow_ids: entity.flow_ids });
+      expect(doc).not.toHaveProperty('id');
+      expect(doc?.created_at).toBeInstanceOf(Date);
+      expect((doc?.invitation_expires_at as Date).toISOString()).toBe('2026-03-04T05:06:07.089Z');
+    });
+  });
+
+  describe('indexes', () => {
+    it('ensureIndexes creates every index once and can run again', async () => {
+      (await ensureIndexes(options()))._unsafeUnwrap();
+      for (const spec of INDEXES) {
+        const found = (await db.collection(spec.collection).listIndexes().toArray()).find((i) => i.name === spec.name);
+        expect(found, spec.name).toMatchObject({ key: spec.key, ...(spec.unique ? { unique: true } : {}) });
+      }
+    });
+
+    it('refuses an index of the same name with other options as a StorageFailure', async () => {
+      const other = client.db(`${dbName}_clash`);
+      try {
+        await other.collection(COLLECTIONS.apiKeys).createIndex({ hash: 1 }, { name: 'api_keys_hash_unique' });
+        const error = (await ensureIndexes({ client, dbName: other.databaseName }))._unsafeUnwrapErr();
+        expect(error.type).toBe('StorageFailure');
+        expect(error.message).toMatch(/^\[leadroute\] \[mongo\] ensure indexes failed: /);
+      } finally {
+        await other.dropDatabase();
+      }
+    });
+  });
+
+  describe('errors', () => {
+    it('maps a duplicate key hash to a Conflict naming the index, with the driver error as cause', async () => {
+      const { storage } = await setup();
+      const key = anApiKey(anAccount().id);
+      await storage.accounts.insertKey(key);
+      const error = (await storage.accounts.insertKey(key))._unsafeUnwrapErr();
+      expect(error).toMatchObject({ type: 'Conflict', cause: { code: 11000 } });
+      expect(error.message).toBe('[leadroute] [mongo] insert API key: already exists (api_keys_hash_unique).');
+    });
+
+    it('maps an alias update that would clash to a Conflict through the unique index', async () => {
+      const { storage } = await setup();
+      const account = anAccount().id;
+      const first = anAlias(account, anEntity(account).id);
+      const second = anAlias(account, anEntity(account).id);
+      await storage.aliases.insert(first);
+      await storage.aliases.insert(second);
+      const error = (await storage.aliases.update({ ...second, entity_id: first.entity_id }))._unsafeUnwrapErr();
+      expect(error).toMatchObject({ type: 'Conflict', cause: { code: 11000 } });
+      expect(error.message).toMatch(/entity_aliases_account_entity_unique/);
+    });
+  });
+
+  describe('spool', () => {
+    it('never hands one item to two workers leasing at once', async () => {
+      await clear();
+      const spool = mongoSpool(options());
+      const now = Date.UTC(2025, 0, 1);
+      for (let i = 0; i < 60; i++) (await spool.enqueue({ target: 't', key: `k${i}`, payload: '{}', route: {}, dueAt: now }, { nowMs: now }))._unsafeUnwrap();
+      const batches = await Promise.all(Array.from({ length: 6 }, () => spool.lease(now, { limit: 15, leaseMs: 60_000 })));
+      const keys = batches.flatMap((b) => b._unsafeUnwrap().map((item) => item.key));
+      expect(new Set(keys).size).toBe(keys.length);
+      expect(keys).toHaveLength(60);
+    });
+  });
+});
