@@ -29,7 +29,10 @@ export function parseDateText(value: unknown, timeZone: string): number | null {
   if (US_DATE.test(text)) {
     for (const format of US_FORMATS) {
       const wall = parse(text, format, new Date(0));
-      if (isValid(wall)) return fromZonedTime(wall, timeZone).getTime();
+      if (!isValid(wall)) continue;
+      // An unknown zone gives an invalid date, which must read as "no date", not NaN.
+      const moment = fromZonedTime(wall, timeZone).getTime();
+      return Number.isNaN(moment) ? null : moment;
     }
     return null;
   }
