@@ -1,9 +1,9 @@
 import type { StoreError } from '@leadroute/core';
 import type { IndexDescription } from 'mongodb';
+import type { ResultAsync } from 'neverthrow';
 import { databaseOf, type MongoStorageOptions } from './collections';
 import { attempt } from './errors';
 import { INDEXES, type IndexSpec } from './queries';
-import type { ResultAsync } from 'neverthrow';
 
 /** An index spec as the driver's `createIndexes` takes it. */
 export const indexDescription = (spec: IndexSpec): IndexDescription => ({

@@ -1,4 +1,4 @@
-import { Query, update, updateMany, updateOne } from 'mingo';
+import { Query, updateOne } from 'mingo';
 import type { Filter, UpdateFilter } from 'mongodb';
 import type { SortSpec } from './queries';
 
@@ -38,11 +38,6 @@ export function updateOneIn<T extends object>(docs: T[], filter: Filter<T>, modi
   return { matchedCount: updateOne(docs as Record<string, unknown>[], criteria(filter), modifier as never).matchedCount };
 }
 
-/** `collection.updateMany(filter, update)`: how many matched. */
-export function updateManyIn<T extends object>(docs: T[], filter: Filter<T>, modifier: UpdateFilter<T>): { matchedCount: number } {
-  return { matchedCount: updateMany(docs as Record<string, unknown>[], criteria(filter), modifier as never).matchedCount };
-}
-
 /** `collection.deleteMany(filter)`: removes from `docs` in place and answers how many. */
 export function deleteMany<T extends object>(docs: T[], filter: Filter<T>): { deletedCount: number } {
   const query = new Query(criteria(filter));
@@ -50,10 +45,4 @@ export function deleteMany<T extends object>(docs: T[], filter: Filter<T>): { de
   const deletedCount = docs.length - kept.length;
   docs.splice(0, docs.length, ...kept);
   return { deletedCount };
-}
-
-/** Applies an update document to one object, as the server would to a matched document. */
-export function applyUpdate<T extends object>(doc: T, modifier: UpdateFilter<T>): T {
-  update(doc as Record<string, unknown>, modifier as never);
-  return doc;
 }

@@ -59,7 +59,7 @@ export function mongoSpool(options: MongoSpoolOptions): Spool {
           if (doc === null) break;
           leased.push(toLeasedSpoolItem(doc));
         }
-        return leased as readonly LeasedSpoolItem[];
+        return leased;
       }).mapErr(asSpoolError),
 
     markDelivered: (ref, nowMs) =>
