@@ -1,4 +1,4 @@
-import { createLeadService, type LeadService } from '@leadroute/core';
+import { createLeadService, type LeadService, type LeadServiceOptions } from '@leadroute/core';
 import { memoryStorage } from '@leadroute/memory';
 
 /** A service on memory storage with the four kinds of caller every HTTP test needs. */
@@ -7,8 +7,8 @@ export interface Fixture {
   readonly keys: { readonly demo: string; readonly other: string; readonly free: string; readonly staff: string };
 }
 
-export async function createFixture(): Promise<Fixture> {
-  const service = createLeadService({ storage: memoryStorage() });
+export async function createFixture(options: Omit<LeadServiceOptions, 'storage'> = {}): Promise<Fixture> {
+  const service = createLeadService({ storage: memoryStorage(), ...options });
   const make = async (name: string, extra: { plan?: 'free' | 'paid'; staff?: boolean } = {}) =>
     (await service.accounts.create({ name, time_zone: 'America/New_York', ...extra }))._unsafeUnwrap().api_key;
   return {

@@ -1,4 +1,6 @@
 import type { Storage } from '@leadroute/core';
+import { eventStore } from './event-store';
+import { counterStore, credentialStore, flowStore, leadStore } from './flow-stores';
 import { accountStore, aliasStore, entityStore } from './stores';
 import { createTables, type MemoryTables } from './tables';
 
@@ -22,5 +24,10 @@ export function memoryStorage(): MemoryStorage {
     accounts: accountStore(tables),
     entities: entityStore(tables),
     aliases: aliasStore(tables),
+    flows: flowStore(tables),
+    leads: leadStore(tables),
+    events: eventStore(tables),
+    counters: counterStore(tables),
+    credentials: credentialStore(tables),
   };
 }

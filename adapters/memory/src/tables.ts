@@ -1,4 +1,4 @@
-import type { Account, ApiKeyRecord, EntityAlias, EntityRecord, Id } from '@leadroute/core';
+import type { Account, ApiKeyRecord, CredentialRecord, EntityAlias, EntityRecord, FlowRecord, Id, LeadRecord, StoredEvent } from '@leadroute/core';
 
 /** The memory adapter's backing maps; tests read them directly to check what was really stored. */
 export interface MemoryTables {
@@ -6,10 +6,31 @@ export interface MemoryTables {
   readonly apiKeys: Map<string, ApiKeyRecord>;
   readonly entities: Map<Id, EntityRecord>;
   readonly aliases: Map<Id, EntityAlias>;
+  readonly flows: Map<Id, FlowRecord>;
+  readonly leads: Map<Id, LeadRecord>;
+  readonly events: Map<Id, StoredEvent>;
+  /** Each account's event IDs in ascending order: what paging walks. */
+  readonly eventOrder: Map<Id, Id[]>;
+  /** Recipient references to the events that carry them. */
+  readonly eventReferences: Map<string, Set<Id>>;
+  readonly counters: Map<string, { count: number; expires_at: string }>;
+  readonly credentials: Map<Id, CredentialRecord>;
 }
 
 export function createTables(): MemoryTables {
-  return { accounts: new Map(), apiKeys: new Map(), entities: new Map(), aliases: new Map() };
+  return {
+    accounts: new Map(),
+    apiKeys: new Map(),
+    entities: new Map(),
+    aliases: new Map(),
+    flows: new Map(),
+    leads: new Map(),
+    events: new Map(),
+    eventOrder: new Map(),
+    eventReferences: new Map(),
+    counters: new Map(),
+    credentials: new Map(),
+  };
 }
 
 /**

@@ -1,7 +1,16 @@
+import { hostname } from 'node:os';
 import { type AccountsApi, createAccountsApi } from './accounts/service';
 import { type AliasesApi, createAliasesApi } from './entities/aliases';
 import { createEntitiesApi, type EntitiesApi } from './entities/service';
+import { standardEntity } from './entities/standard';
+import { createEventRecorder, type EventRecorder } from './events/recorder';
+import { createEventsApi, type EventsApi } from './events/service';
+import { createFlowCache } from './flows/compile';
+import { createLeadsApi, type LeadsApi } from './flows/intake';
+import { createFlowsApi, type FlowsApi } from './flows/service';
+import { createIntegrationRegistry, type IntegrationRegistry } from './integrations/registry';
 import { type Clock, systemClock } from './ports/clock';
+import type { OutboundModule } from './ports/integrations';
 import { type Logger, silentLogger } from './ports/logger';
 import type { Storage } from './ports/storage';
 
@@ -13,6 +22,14 @@ export interface LeadServiceOptions {
   readonly clock?: Clock;
   /** A pino-compatible logger. @default silentLogger */
   readonly logger?: Logger;
+  /**
+   * Outbound integration modules besides the built-in `platform-custom.outbound.json`;
+   * one with a built-in's ID replaces it.
+   * @example [scriptedRecipient()]
+   */
+  readonly integrations?: readonly OutboundModule[];
+  /** Recorded as `host` on events. @default os.hostname() */
+  readonly host?: string;
 }
 
 /** The service: one object whose sub-APIs the HTTP handler and embedding code call alike. */
@@ -20,6 +37,13 @@ export interface LeadService {
   readonly accounts: AccountsApi;
   readonly entities: EntitiesApi;
   readonly aliases: AliasesApi;
+  readonly flows: FlowsApi;
+  readonly leads: LeadsApi;
+  readonly events: EventsApi;
+  readonly integrations: IntegrationRegistry;
+  /** Where recorded events go; capabilities built on events observe it. */
+  readonly recorder: EventRecorder;
+  readonly storage: Storage;
   readonly clock: Clock;
   readonly logger: Logger;
 }
@@ -28,6 +52,11 @@ const REQUIRED_STORES: Record<keyof Storage, readonly string[]> = {
   accounts: ['insert', 'get', 'insertKey', 'findKey'],
   entities: ['insert', 'get', 'listByOwner', 'update'],
   aliases: ['insert', 'get', 'listByAccount', 'update', 'remove'],
+  flows: ['insert', 'get', 'listByAccount', 'update'],
+  leads: ['insert', 'get', 'setLatestEvent', 'markReturned', 'purgeExpired'],
+  events: ['insert', 'get', 'query', 'findByReference', 'purgeExpired'],
+  counters: ['tryIncrement', 'decrement', 'get'],
+  credentials: ['insert', 'get', 'listByAccount'],
 };
 
 /** The storage methods an adapter lacks, as `store.method` names; empty when it is complete. */
@@ -54,10 +83,24 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
   const entities = createEntitiesApi({ storage, clock });
+  const integrations = createIntegrationRegistry(options.integrations);
+  const recorder = createEventRecorder({ storage, logger });
+  const entityName = async (_accountId: string, id: string): Promise<string> => {
+    const builtIn = standardEntity(id);
+    if (builtIn) return builtIn.name;
+    const record = await storage.entities.get(id);
+    return record.isOk() && record.value ? record.value.name : '';
+  };
   return {
     accounts: createAccountsApi({ storage, clock }),
     entities,
     aliases: createAliasesApi({ storage, clock, entities }),
+    flows: createFlowsApi({ storage, clock, entities, integrations }),
+    leads: createLeadsApi({ storage, clock, logger, integrations, recorder, compile: createFlowCache(), entityName, host: options.host ?? hostname() }),
+    events: createEventsApi({ storage, clock }),
+    integrations,
+    recorder,
+    storage,
     clock,
     logger,
   };

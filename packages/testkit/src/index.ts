@@ -11,3 +11,5 @@ import type { Suite } from './harness';
 
 /** Every storage suite; an adapter runs them all with `runSuites(name, setup, storageSuites)`. */
 export const storageSuites: readonly Suite[] = [accountStoreSuite, entityStoreSuite, aliasStoreSuite];
+export { createTestService, type ManualClock, manualClock, type TestService } from './flows';
+export { spoolSuite } from './spool-suite';

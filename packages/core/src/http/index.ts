@@ -2,6 +2,6 @@ export { AUTHENTICATE_CHALLENGE, BASIC_USER, presentedKey } from './auth';
 export { BODY_MEDIA_TYPES, type BodyFormat, type BodyLimits, DEFAULT_BODY_LIMITS, parseBody, readBody } from './body';
 export { createHttpHandler, type HttpHandlerOptions } from './handler';
 export { header } from './headers';
-export { json } from './reply';
+export { json, JSON_OR_XML, negotiated } from './reply';
 export { type Problem, problemOf, statusOf } from './status';
 export type { HttpHandler, HttpRequest, HttpResponse, KeyRoute, OpenRoute, Reply, Route, RouteContext, RouteResult } from './types';

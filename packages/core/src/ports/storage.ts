@@ -1,5 +1,10 @@
 import type { AccountStore } from './accounts';
+import type { CounterStore } from './counters';
+import type { CredentialStore } from './credentials';
 import type { AliasStore, EntityStore } from './entities';
+import type { EventStore } from './events';
+import type { FlowStore } from './flows';
+import type { LeadStore } from './leads';
 
 /**
  * Every storage port an adapter implements. Adapters (memory, PostgreSQL, MongoDB)
@@ -9,4 +14,9 @@ export interface Storage {
   readonly accounts: AccountStore;
   readonly entities: EntityStore;
   readonly aliases: AliasStore;
+  readonly flows: FlowStore;
+  readonly leads: LeadStore;
+  readonly events: EventStore;
+  readonly counters: CounterStore;
+  readonly credentials: CredentialStore;
 }

@@ -1,0 +1,71 @@
+import { errors, type EventStore, type StoreError } from '@leadroute/core';
+import { errAsync, okAsync } from 'neverthrow';
+import { copy, type MemoryTables } from './tables';
+
+/** The first index in the ascending `ids` whose ID is greater than `id` (or >= when `inclusive`). */
+function bound(ids: readonly string[], id: string, inclusive: boolean): number {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = ids[mid] as string;
+    if (at < id || (!inclusive && at === id)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export function eventStore(t: MemoryTables): EventStore {
+  const unlink = (id: string) => {
+    const event = t.events.get(id);
+    if (!event) return;
+    t.events.delete(id);
+    const order = t.eventOrder.get(event.account_id);
+    if (order) order.splice(bound(order, id, true), 1);
+    if (event.key) t.eventReferences.get(event.key)?.delete(id);
+  };
+  return {
+    insert(event) {
+      if (t.events.has(event.id)) return errAsync(errors.conflict('event exists') as StoreError);
+      t.events.set(event.id, copy(event));
+      let order = t.eventOrder.get(event.account_id);
+      if (!order) t.eventOrder.set(event.account_id, (order = []));
+      order.splice(bound(order, event.id, true), 0, event.id);
+      if (event.key) {
+        let refs = t.eventReferences.get(event.key);
+        if (!refs) t.eventReferences.set(event.key, (refs = new Set()));
+        refs.add(event.id);
+      }
+      return okAsync(undefined);
+    },
+    get: (id) => okAsync(copy(t.events.get(id))),
+    query(q) {
+      const order = t.eventOrder.get(q.account_id) ?? [];
+      const from = q.after_id ? bound(order, q.after_id, false) : 0;
+      const to = q.before_id ? bound(order, q.before_id, true) : order.length;
+      const out = [];
+      const asc = q.sort === 'asc';
+      for (let i = asc ? from : to - 1; asc ? i < to : i >= from; i += asc ? 1 : -1) {
+        const event = t.events.get(order[i] as string);
+        if (!event || event.expires_at <= q.live_at) continue;
+        if (q.start !== undefined && event.start_timestamp < q.start) continue;
+        if (q.end !== undefined && event.start_timestamp >= q.end) continue;
+        if (q.types && !q.types.includes(event.type)) continue;
+        if (q.lead_id && event.lead_id !== q.lead_id) continue;
+        if (q.flow_id && event.flow_id !== q.flow_id) continue;
+        out.push(copy(event));
+        if (out.length === q.limit) break;
+      }
+      return okAsync(out);
+    },
+    findByReference(reference, liveAt) {
+      const ids = [...(t.eventReferences.get(reference) ?? [])].sort().reverse();
+      return okAsync(ids.map((id) => t.events.get(id)).filter((e) => e !== undefined && e.expires_at > liveAt).map((e) => copy(e as NonNullable<typeof e>)));
+    },
+    purgeExpired(before) {
+      const expired = [...t.events.values()].filter((e) => e.expires_at < before).map((e) => e.id);
+      for (const id of expired) unlink(id);
+      return okAsync(expired.length);
+    },
+  };
+}

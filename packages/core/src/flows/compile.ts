@@ -1,0 +1,120 @@
+import { type CompiledRuleSet, type CompiledTemplate, compileRuleSet, compileTemplate, type FieldDeclaration, isParsedValue, type RuleSet } from '../rules';
+import type { Cap, FlowRecord, FlowSource, FlowStep, Mapping, Pricing } from './types';
+
+/** A cap with its rule set compiled: only leads it matches count against it. */
+export interface CompiledCap {
+  readonly cap: Cap;
+  readonly applies: CompiledRuleSet | undefined;
+}
+
+/** Pricing compiled: the last matching price, or undefined when none matches. */
+export interface CompiledPricing {
+  readonly override: boolean;
+  price(ctx: Record<string, unknown>, env: Env): number | undefined;
+}
+
+export interface CompiledMapping {
+  readonly mapping: Mapping;
+  readonly property: string;
+  readonly value: CompiledTemplate;
+  readonly applies: CompiledRuleSet | undefined;
+}
+
+export interface CompiledSource {
+  readonly source: FlowSource;
+  readonly acceptance: CompiledRuleSet | undefined;
+  readonly caps: readonly CompiledCap[];
+  readonly pricing: CompiledPricing | undefined;
+}
+
+export interface CompiledStep {
+  readonly step: FlowStep;
+  readonly rule: CompiledRuleSet | undefined;
+  readonly caps: readonly CompiledCap[];
+  readonly pricing: CompiledPricing | undefined;
+  readonly mappings: readonly CompiledMapping[];
+}
+
+/** A flow version turned into closures once, so a lead never re-parses configuration. */
+export interface CompiledFlow {
+  readonly flow: FlowRecord;
+  readonly fields: readonly FieldDeclaration[];
+  readonly acceptance: CompiledRuleSet | undefined;
+  readonly sources: ReadonlyMap<string, CompiledSource>;
+  readonly steps: readonly CompiledStep[];
+}
+
+type Env = { readonly now: number; readonly timeZone: string };
+
+const compileOptional = (ruleSet: RuleSet | undefined): CompiledRuleSet | undefined => (ruleSet ? compileRuleSet(ruleSet) : undefined);
+
+function compileCaps(caps: readonly Cap[] | undefined): CompiledCap[] {
+  return (caps ?? []).map((cap) => ({ cap, applies: compileOptional(cap.rule_set) }));
+}
+
+function compilePricing(pricing: Pricing | undefined): CompiledPricing | undefined {
+  if (!pricing || pricing.prices.length === 0) return undefined;
+  const prices = pricing.prices.map((p) => ({ amount: p.amount, applies: compileOptional(p.rule_set) }));
+  return {
+    override: pricing.override,
+    price(ctx, env) {
+      // Last match wins: scan from the end and stop at the first match.
+      for (let i = prices.length - 1; i >= 0; i--) {
+        const p = prices[i] as (typeof prices)[number];
+        if (!p.applies || p.applies(ctx, env).pass) return p.amount;
+      }
+      return undefined;
+    },
+  };
+}
+
+function compileMappings(mappings: readonly Mapping[] | undefined): CompiledMapping[] {
+  return (mappings ?? []).map((mapping) => ({
+    mapping,
+    property: mapping.property.startsWith('lead.') ? mapping.property.slice(5) : mapping.property,
+    value: compileTemplate(mapping.value),
+    applies: compileOptional(mapping.rule_set),
+  }));
+}
+
+/** Compiles a validated flow. */
+export function compileFlow(flow: FlowRecord): CompiledFlow {
+  return {
+    flow,
+    fields: flow.fields,
+    acceptance: compileOptional(flow.acceptance_criteria),
+    sources: new Map(
+      flow.sources.map((source) => [
+        source.entity_id,
+        { source, acceptance: compileOptional(source.acceptance_criteria), caps: compileCaps(source.caps), pricing: compilePricing(source.pricing) },
+      ]),
+    ),
+    steps: flow.steps.map((step) => ({
+      step,
+      rule: compileOptional(step.rule_set),
+      caps: compileCaps(step.caps),
+      pricing: compilePricing(step.pricing),
+      mappings: compileMappings(step.mappings),
+    })),
+  };
+}
+
+/** A plain value for delivery: typed lead values give back what was received. */
+export function plainValue(value: unknown): unknown {
+  return isParsedValue(value) ? value.raw : value;
+}
+
+/** Compiled flows by ID and version: a flow is compiled once per version, in any number of leads. */
+export function createFlowCache(limit = 1000): (flow: FlowRecord) => CompiledFlow {
+  const cache = new Map<string, CompiledFlow>();
+  return (flow) => {
+    const key = `${flow.id}:${flow.version}`;
+    let compiled = cache.get(key);
+    if (!compiled) {
+      compiled = compileFlow(flow);
+      if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
+      cache.set(key, compiled);
+    }
+    return compiled;
+  };
+}

@@ -1,0 +1,56 @@
+import type { Account } from '../ports/accounts';
+import type { Clock } from '../ports/clock';
+import type { Logger } from '../ports/logger';
+import type { Storage } from '../ports/storage';
+import type { EventRecorder } from '../events/recorder';
+import type { IntegrationRegistry } from '../integrations/registry';
+import type { CompiledFlow } from './compile';
+import type { FlowRecord } from './types';
+
+/** What the lead handler runs on. */
+export interface IntakeDeps {
+  readonly storage: Storage;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly integrations: IntegrationRegistry;
+  readonly recorder: EventRecorder;
+  readonly compile: (flow: FlowRecord) => CompiledFlow;
+  /** The display name of an entity for events (`source.name`, `recipient.name`). */
+  readonly entityName: (accountId: string, entityId: string) => Promise<string>;
+  /** Recorded as `host` on events. */
+  readonly host: string;
+}
+
+/** One lead's journey through a flow: what every step reads and appends to. */
+export interface LeadRun {
+  readonly deps: IntakeDeps;
+  readonly account: Account;
+  readonly compiled: CompiledFlow;
+  readonly leadId: string;
+  readonly submittedAt: number;
+  readonly env: { readonly now: number; readonly timeZone: string };
+  /** Lead fields as received. */
+  readonly raw: Readonly<Record<string, unknown>>;
+  /** What rules read: `{ lead (typed), source, flow, submission, appended }`. */
+  readonly ctx: Record<string, unknown>;
+  readonly source: { readonly id: string; readonly name: string };
+  readonly flow: { readonly id: string; readonly name: string };
+  /** Data appended by steps, keyed by step ID; later steps and the source event see it. */
+  readonly appended: Record<string, unknown>;
+  readonly purchasePrice: number;
+}
+
+/** Timings of a step (spec: ms, wait_ms, overhead_ms, lag_ms, total_ms). */
+export function timings(run: Pick<LeadRun, 'submittedAt'>, start: number, end: number, waitMs: number) {
+  const ms = Math.max(0, end - start);
+  const wait_ms = Math.min(ms, Math.max(0, Math.round(waitMs)));
+  return {
+    start_timestamp: start,
+    end_timestamp: end,
+    ms,
+    wait_ms,
+    overhead_ms: ms - wait_ms,
+    lag_ms: Math.max(0, start - run.submittedAt),
+    total_ms: Math.max(0, end - run.submittedAt),
+  };
+}

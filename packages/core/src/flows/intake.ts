@@ -1,0 +1,222 @@
+import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { errors, type LeadrouteError } from '../errors';
+import { EVENT_RETENTION_MS, EVENT_SCHEMA_VERSION, HANDLER_VERSION, type Outcome, type StoredEvent } from '../events/types';
+import { type Id, isId, newId } from '../ids';
+import type { RecordedRequest } from '../ports/integrations';
+import { typeLead } from '../rules';
+import { isoTime } from '../time';
+import { isRecord } from '../validation';
+import { capsFull, releaseCaps, reserveCaps } from './caps';
+import type { CompiledSource } from './compile';
+import { type IntakeDeps, type LeadRun, timings } from './context';
+import { runFilter, runRecipient, type StepResult } from './step';
+import type { PingLimit } from './types';
+import { limitWindow } from './windows';
+
+/** What a source is answered after a submit or a ping (like a feedback result). */
+export interface IntakeResult {
+  readonly outcome: 'success' | 'failure' | 'error';
+  readonly reason?: string;
+  readonly lead: { readonly id: Id };
+  /** Submit: the purchase price paid for the lead. Ping: the price a post would get. */
+  readonly price: number;
+}
+
+/** Options of a submission. */
+export interface IntakeOptions {
+  /** The HTTP request as received, recorded on the source event. */
+  readonly request?: RecordedRequest;
+}
+
+/** The `leads` sub-API: intake of leads into flows. */
+export interface LeadsApi {
+  /** Runs a lead through the flow: acceptance criteria, then every step in order, recording each as an event. */
+  submit(flowId: string, sourceId: string, lead: unknown, options?: IntakeOptions): ResultAsync<IntakeResult, LeadrouteError>;
+  /** Prices a lead without delivering it; ping limits apply. */
+  ping(flowId: string, sourceId: string, lead: unknown, options?: IntakeOptions): ResultAsync<IntakeResult, LeadrouteError>;
+}
+
+interface Prepared {
+  readonly run: LeadRun;
+  readonly source: CompiledSource;
+}
+
+function prepare(deps: IntakeDeps, flowId: string, sourceId: string, body: unknown): ResultAsync<Prepared, LeadrouteError> {
+  if (!isId(flowId)) return errAsync(errors.notFound('flow', flowId));
+  if (!isId(sourceId)) return errAsync(errors.notFound('source', sourceId));
+  if (body !== undefined && !isRecord(body)) return errAsync(errors.validation([{ path: '', message: 'A lead must be an object of fields.' }]));
+  return deps.storage.flows.get(flowId.toLowerCase()).andThen((flow) => {
+    if (!flow) return errAsync(errors.notFound('flow', flowId));
+    const compiled = deps.compile(flow);
+    const source = compiled.sources.get(sourceId.toLowerCase());
+    if (!source) return errAsync(errors.notFound('source on this flow', sourceId));
+    return deps.storage.accounts.get(flow.account_id).andThen((account) => {
+      if (!account) return errAsync(errors.notFound('flow', flowId));
+      const now = deps.clock.now();
+      const env = { now, timeZone: account.time_zone };
+      const raw = (body ?? {}) as Record<string, unknown>;
+      return okAsync(undefined)
+        .map(() => deps.entityName(account.id, source.source.entity_id))
+        .map((sourceName) => {
+          const appended: Record<string, unknown> = {};
+          const submission = { timestamp: isoTime(now) };
+          const sourceInfo = { id: source.source.entity_id, name: sourceName };
+          const flowInfo = { id: flow.id, name: flow.name };
+          const ctx: Record<string, unknown> = { lead: typeLead(raw, compiled.fields, env), source: sourceInfo, flow: flowInfo, submission, appended };
+          const purchasePrice = source.pricing?.price(ctx, env) ?? 0;
+          const run: LeadRun = { deps, account, compiled, leadId: newId(now), submittedAt: now, env, raw, ctx, source: sourceInfo, flow: flowInfo, appended, purchasePrice };
+          return { run, source };
+        });
+    });
+  });
+}
+
+/** Flow then source acceptance criteria; the first failure's reason, or undefined when accepted. */
+function rejection(run: LeadRun, source: CompiledSource): string | undefined {
+  if (!run.compiled.flow.enabled) return 'The flow is disabled.';
+  for (const criteria of [run.compiled.acceptance, source.acceptance]) {
+    const verdict = criteria?.(run.ctx, run.env);
+    if (verdict && !verdict.pass) return verdict.reason ?? 'Acceptance criteria not met';
+  }
+  return undefined;
+}
+
+function sourceEvent(run: LeadRun, id: string, fields: { type: 'source' | 'ping'; outcome: Outcome; reason: string; steps: number; request?: RecordedRequest; price: number; extra?: Partial<StoredEvent> }): StoredEvent {
+  const end = run.deps.clock.now();
+  const response = { outcome: fields.outcome, ...(fields.reason ? { reason: fields.reason } : {}), lead: { id: run.leadId }, price: fields.price };
+  return {
+    id,
+    account_id: run.account.id,
+    type: fields.type,
+    outcome: fields.outcome,
+    reason: fields.reason,
+    vars: { lead: run.raw, source: run.source, flow: run.flow, submission: run.ctx.submission, appended: run.appended, purchase_price: run.purchasePrice, price: fields.price, event_id: id },
+    host: run.deps.host,
+    ...timings(run, run.submittedAt, end, 0),
+    ...(run.compiled.flow.firehose ? { firehose: run.compiled.flow.firehose } : {}),
+    handler_version: HANDLER_VERSION,
+    version: EVENT_SCHEMA_VERSION,
+    cap_reached: false,
+    ping_limit_reached: false,
+    expires_at: isoTime(run.submittedAt + EVENT_RETENTION_MS),
+    lead_id: run.leadId,
+    flow_id: run.flow.id,
+    source_id: run.source.id,
+    recipient_id: null,
+    module_id: 'platform-leadroute.inbound.standard',
+    package_version: HANDLER_VERSION,
+    acceptance_criteria: {
+      ...(run.compiled.flow.acceptance_criteria ? { rule_set: run.compiled.flow.acceptance_criteria } : {}),
+      outcome: fields.outcome === 'success' ? 'success' : 'failure',
+      reason: fields.outcome === 'success' ? '' : fields.reason,
+    },
+    step_count: fields.steps,
+    appended: run.appended,
+    ...(fields.request ? { request: fields.request } : {}),
+    response: { status: 201, status_text: 'Created', version: '1.1', headers: { 'content-type': 'application/json' }, body: JSON.stringify(response), timestamp: end },
+    purchase_price: run.purchasePrice,
+    ...fields.extra,
+  };
+}
+
+function runSteps(run: LeadRun): ResultAsync<{ count: number; stop?: string; revenue: number }, LeadrouteError> {
+  const steps = run.compiled.steps;
+  const next = (i: number, revenue: number): ResultAsync<{ count: number; stop?: string; revenue: number }, LeadrouteError> => {
+    const compiled = steps[i];
+    if (!compiled) return okAsync({ count: i, revenue });
+    const step: ResultAsync<StepResult, LeadrouteError> = compiled.step.type === 'filter' ? runFilter(run, compiled) : runRecipient(run, compiled);
+    return step.andThen((result) =>
+      result.stop !== undefined ? okAsync({ count: i + 1, stop: result.stop, revenue }) : next(i + 1, revenue + (result.event.revenue ?? 0)),
+    );
+  };
+  return next(0, 0);
+}
+
+function checkPingLimits(deps: IntakeDeps, limits: readonly PingLimit[], now: number): ResultAsync<boolean, LeadrouteError> {
+  return limits.reduce<ResultAsync<boolean, LeadrouteError>>((acc, limit) => acc.andThen((reached) => {
+    if (reached) return okAsync(true);
+    const window = limitWindow(now, limit.duration, limit.duration_units, limit.time_zone);
+    // The counter is its own record sharing the limit's ID.
+    return deps.storage.counters.tryIncrement(`ping:${limit.id}:${window.start}`, limit.maximum, window.end).map((counted) => !counted);
+  }), okAsync(false));
+}
+
+export function createLeadsApi(deps: IntakeDeps): LeadsApi {
+  return {
+    submit(flowId, sourceId, body, options = {}) {
+      return prepare(deps, flowId, sourceId, body).andThen(({ run, source }) => {
+        const sourceEventId = newId(run.submittedAt);
+        const finish = (outcome: Outcome, reason: string, steps: number, revenue: number, extra: Partial<StoredEvent> = {}) => {
+          const price = source.pricing ? run.purchasePrice : revenue;
+          const event = sourceEvent(run, sourceEventId, { type: 'source', outcome, reason, steps, price, ...(options.request ? { request: options.request } : {}), extra });
+          return deps.recorder
+            .record(event)
+            .andThen(() =>
+              deps.storage.leads.insert({
+                id: run.leadId,
+                account_id: run.account.id,
+                flow_id: run.flow.id,
+                flow_name: run.flow.name,
+                source_id: run.source.id,
+                source_name: run.source.name,
+                submission_timestamp: isoTime(run.submittedAt),
+                fields: run.raw,
+                purchase_price: run.purchasePrice,
+                latest_event_id: event.id,
+                returned_at: null,
+                expires_at: event.expires_at,
+              }),
+            )
+            .map((): IntakeResult => ({ outcome: outcome === 'success' ? 'success' : 'failure', ...(reason ? { reason } : {}), lead: { id: run.leadId }, price }));
+        };
+        const rejected = rejection(run, source);
+        if (rejected) return finish('failure', rejected, 0, 0);
+        return reserveCaps(deps.storage.counters, `${run.flow.id}:source:${source.source.entity_id}`, source.caps, run.ctx, run.env).andThen((reservation) => {
+          if (reservation.full) return finish('failure', `Cap reached: ${reservation.full.cap.name}`, 0, 0, { cap_reached: true });
+          return runSteps(run).andThen((steps) =>
+            steps.stop !== undefined
+              ? releaseCaps(deps.storage.counters, reservation.keys).andThen(() => finish('failure', steps.stop as string, steps.count, steps.revenue))
+              : finish('success', '', steps.count, steps.revenue),
+          );
+        });
+      });
+    },
+
+    ping(flowId, sourceId, body, options = {}) {
+      return prepare(deps, flowId, sourceId, body).andThen(({ run, source }) => {
+        const flowLimits = run.compiled.flow.ping_limits ?? [];
+        const sourceLimits = source.source.ping_limits ?? [];
+        const id = newId(run.submittedAt);
+        const answer = (outcome: Outcome, reason: string, price: number, limited: boolean) => {
+          const event = sourceEvent(run, id, {
+            type: 'ping',
+            outcome,
+            reason,
+            steps: 0,
+            price,
+            ...(options.request ? { request: options.request } : {}),
+            extra: { ping_limit_reached: limited, flow_ping_limits: flowLimits, source_ping_limits: sourceLimits },
+          });
+          return deps.recorder.record(event).map((): IntakeResult => ({ outcome: outcome === 'success' ? 'success' : 'failure', ...(reason ? { reason } : {}), lead: { id: run.leadId }, price }));
+        };
+        return checkPingLimits(deps, [...flowLimits, ...sourceLimits], run.submittedAt).andThen((limited) => {
+          if (limited) return answer('failure', 'Ping limit reached.', 0, true);
+          const rejected = rejection(run, source);
+          if (rejected) return answer('failure', rejected, 0, false);
+          // The bid: what every recipient step that would take the lead pays, without delivering or reserving caps.
+          const bids = run.compiled.steps
+            .filter((s) => s.step.type === 'recipient')
+            .map((s) => {
+              const ctx = { ...run.ctx, recipient: { id: s.step.entity_id } };
+              if (s.rule && !s.rule(ctx, run.env).pass) return okAsync<number, LeadrouteError>(0);
+              return capsFull(deps.storage.counters, `${run.flow.id}:${s.step.id}`, s.caps, ctx, run.env).map((full) => (full ? 0 : (s.pricing?.price(ctx, run.env) ?? 0)));
+            });
+          return bids.reduce<ResultAsync<number, LeadrouteError>>((acc, bid) => acc.andThen((sum) => bid.map((b) => sum + b)), okAsync(0)).andThen((bid) => {
+            const price = source.pricing ? run.purchasePrice : bid;
+            return answer('success', '', price, false);
+          });
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { errAsync, okAsync, ResultAsync } from 'neverthrow';
+import type { Principal } from '../context';
+import type { EntitiesApi } from '../entities/service';
+import { errors, type Issue, type LeadrouteError } from '../errors';
+import { type Id, isId, newId } from '../ids';
+import type { IntegrationRegistry } from '../integrations/registry';
+import type { Clock } from '../ports/clock';
+import type { Storage } from '../ports/storage';
+import { isoTime } from '../time';
+import type { Flow, FlowConfig, FlowRecord } from './types';
+import { validateFlow } from './validate';
+
+/** The `flows` sub-API: flow configuration. */
+export interface FlowsApi {
+  list(principal: Principal): ResultAsync<Flow[], LeadrouteError>;
+  get(principal: Principal, id: string): ResultAsync<Flow, LeadrouteError>;
+  create(principal: Principal, body: unknown): ResultAsync<Flow, LeadrouteError>;
+  /** Replaces the flow's configuration; step and limit IDs named in the body are kept. */
+  update(principal: Principal, id: string, body: unknown): ResultAsync<Flow, LeadrouteError>;
+}
+
+export function toFlow(record: FlowRecord): Flow {
+  const { account_id: _account, ...flow } = record;
+  return flow;
+}
+
+export function createFlowsApi(deps: { storage: Storage; clock: Clock; entities: EntitiesApi; integrations: IntegrationRegistry }): FlowsApi {
+  const { storage, clock, entities, integrations } = deps;
+
+  /** Checks what validation cannot see alone: entities the account can use, installed modules, its credentials. */
+  const checkReferences = (principal: Principal, config: FlowConfig): ResultAsync<FlowConfig, LeadrouteError> => {
+    const checks: Promise<Issue[]>[] = [
+      ...config.sources.map(async (source, i): Promise<Issue[]> => {
+        const entity = await entities.visible(principal, source.entity_id);
+        if (entity.isErr()) throw entity.error;
+        if (!entity.value) return [{ path: `/sources/${i}/entity_id`, message: `No entity ${source.entity_id} in this account.` }];
+        return entity.value.source === null ? [{ path: `/sources/${i}/entity_id`, message: `${entity.value.name} cannot send leads (its source is null).` }] : [];
+      }),
+      ...config.steps.map(async (step, i): Promise<Issue[]> => {
+        const path = `/steps/${i}`;
+        const entity = await entities.visible(principal, step.entity_id);
+        if (entity.isErr()) throw entity.error;
+        if (!entity.value) return [{ path: `${path}/entity_id`, message: `No entity ${step.entity_id} in this account.` }];
+        if (step.type === 'filter') return [];
+        const issues: Issue[] = [];
+        if (entity.value.recipient === null) issues.push({ path: `${path}/entity_id`, message: `${entity.value.name} cannot receive leads (its recipient is null).` });
+        const module = integrations.outbound(step.module_id);
+        if (!module) issues.push({ path: `${path}/module_id`, message: `No outbound module ${step.module_id} is installed.` });
+        else issues.push(...(module.validateConfig?.(step.config) ?? []).map((x) => ({ ...x, path: `${path}/config${x.path}` })));
+        const allowed = entity.value.module_ids;
+        if (allowed.length > 0 && !allowed.some((m) => m.toLowerCase() === step.module_id.toLowerCase()))
+          issues.push({ path: `${path}/module_id`, message: `${entity.value.name} may only use ${allowed.join(', ')}.` });
+        if (step.credential_id) {
+          const credential = await storage.credentials.get(step.credential_id);
+          if (credential.isErr()) throw credential.error;
+          if (!credential.value || credential.value.account_id !== principal.account.id)
+            issues.push({ path: `${path}/credential_id`, message: `No credential ${step.credential_id} in this account.` });
+        }
+        return issues;
+      }),
+    ];
+    return ResultAsync.fromPromise(Promise.all(checks), (e) => (e && typeof e === 'object' && 'type' in e ? (e as LeadrouteError) : errors.storageFailure('Cannot check flow references.', e))).andThen((found) => {
+      const issues = found.flat();
+      return issues.length > 0 ? errAsync(errors.validation(issues, 'The flow is not valid.')) : okAsync(config);
+    });
+  };
+
+  const own = (principal: Principal, id: string): ResultAsync<FlowRecord, LeadrouteError> => {
+    if (!isId(id)) return errAsync(errors.notFound('flow', id));
+    return storage.flows.get(id.toLowerCase()).andThen((flow) => (flow && flow.account_id === principal.account.id ? okAsync(flow) : errAsync(errors.notFound('flow', id))));
+  };
+
+  const validate = (principal: Principal, body: unknown, current?: FlowConfig) => {
+    const config = validateFlow(body, { now: clock.now(), timeZone: principal.account.time_zone, ...(current ? { current } : {}) });
+    return config.isErr() ? errAsync(errors.validation(config.error, 'The flow is not valid.')) : checkReferences(principal, config.value);
+  };
+
+  return {
+    list: (principal) => storage.flows.listByAccount(principal.account.id).map((flows) => flows.map(toFlow)),
+    get: (principal, id) => own(principal, id).map(toFlow),
+    create(principal, body) {
+      return validate(principal, body).andThen((config) => {
+        const now = clock.now();
+        const record: FlowRecord = { ...config, id: newId(now) as Id, account_id: principal.account.id, version: 1, created_at: isoTime(now), updated_at: isoTime(now) };
+        return storage.flows.insert(record).map(() => toFlow(record));
+      });
+    },
+    update(principal, id, body) {
+      return own(principal, id).andThen((current) =>
+        validate(principal, body, current).andThen((config) => {
+          const record: FlowRecord = { ...config, id: current.id, account_id: current.account_id, version: current.version + 1, created_at: current.created_at, updated_at: isoTime(clock.now()) };
+          return storage.flows
+            .update(record, current.version)
+            .mapErr((e) => (e.type === 'Conflict' ? errors.conflict('The flow was changed by another request; read it again and retry.') : e))
+            .map(() => toFlow(record));
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,207 @@
+import { errAsync, okAsync, ResultAsync } from 'neverthrow';
+import { errors, type LeadrouteError } from '../errors';
+import type { EventCredential, Outcome, StoredEvent } from '../events/types';
+import { EVENT_RETENTION_MS, EVENT_SCHEMA_VERSION, HANDLER_VERSION } from '../events/types';
+import { newId } from '../ids';
+import type { CredentialRecord } from '../ports/credentials';
+import type { DeliveryRequest, DeliveryResult } from '../ports/integrations';
+import { isoTime } from '../time';
+import { type Reservation, releaseCaps, reserveCaps } from './caps';
+import { type CompiledStep, plainValue } from './compile';
+import { type LeadRun, timings } from './context';
+
+/** What a step leaves behind: its event, and whether the lead goes on. */
+export interface StepResult {
+  readonly event: StoredEvent;
+  /** A filter that matched stops the lead; its reason becomes the lead's. */
+  readonly stop?: string;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const TIMEOUT_GRACE_MS = 100;
+
+function baseEvent(run: LeadRun, id: string, start: number) {
+  return {
+    id,
+    account_id: run.account.id,
+    host: run.deps.host,
+    handler_version: HANDLER_VERSION,
+    version: EVENT_SCHEMA_VERSION,
+    expires_at: isoTime(start + EVENT_RETENTION_MS),
+    lead_id: run.leadId,
+    flow_id: run.flow.id,
+    source_id: run.source.id,
+    ping_limit_reached: false,
+    ...(run.compiled.flow.firehose ? { firehose: run.compiled.flow.firehose } : {}),
+  };
+}
+
+function vars(run: LeadRun, extra: Record<string, unknown>): Record<string, unknown> {
+  return {
+    lead: run.raw,
+    source: run.source,
+    flow: run.flow,
+    submission: run.ctx.submission,
+    appended: structuredClone(run.appended),
+    purchase_price: run.purchasePrice,
+    ...extra,
+  };
+}
+
+/** The delivered lead: fields as received, with the step's matching mappings applied. */
+function mappedLead(run: LeadRun, compiled: CompiledStep, ctx: Record<string, unknown>): Record<string, unknown> {
+  const lead: Record<string, unknown> = { ...run.raw };
+  for (const m of compiled.mappings) {
+    if (m.applies && !m.applies(ctx, run.env).pass) continue;
+    lead[m.property] = plainValue(m.value(ctx, run.env));
+  }
+  return lead;
+}
+
+function eventCredential(c: CredentialRecord): EventCredential {
+  return { id: c.id, name: c.name, type: c.type, package: c.package, created_at: c.created_at, updated_at: c.updated_at, username: c.username };
+}
+
+/** Calls the module with the step's timeout enforced here, so a module that ignores its signal still ends. */
+async function deliverWithTimeout(run: LeadRun, compiled: CompiledStep, request: Omit<DeliveryRequest, 'signal'>): Promise<DeliveryResult> {
+  const module = run.deps.integrations.outbound(compiled.step.module_id);
+  if (!module) return { outcome: 'error', reason: `No outbound module ${compiled.step.module_id} is installed.` };
+  const timeout = compiled.step.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+  const controller = new AbortController();
+  const timedOut: DeliveryResult = { outcome: 'error', reason: `The recipient did not answer within ${timeout} ms.` };
+  let timer: NodeJS.Timeout | undefined;
+  const delivery = Promise.resolve()
+    .then(() => module.deliver({ ...request, signal: controller.signal }))
+    .catch((e: unknown): DeliveryResult => {
+      run.deps.logger.warn({ step: compiled.step.id, module: module.id, err: e }, 'outbound module threw');
+      return { outcome: 'error', reason: `The integration failed: ${(e as Error).message}` };
+    });
+  const expired = new Promise<DeliveryResult>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      // A module that honours the signal reports its transaction at once; one that ignores it is not waited for.
+      const grace = new Promise<DeliveryResult>((r) => setTimeout(() => r(timedOut), TIMEOUT_GRACE_MS));
+      resolve(Promise.race([delivery.then((result) => ({ ...result, ...timedOut })), grace]));
+    }, timeout);
+  });
+  try {
+    return await Promise.race([delivery, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A filter step: when its rule set matches (or it has none) the lead stops with failure. */
+export function runFilter(run: LeadRun, compiled: CompiledStep): ResultAsync<StepResult, LeadrouteError> {
+  const start = run.deps.clock.now();
+  const id = newId(start);
+  const matched = compiled.rule ? compiled.rule(run.ctx, run.env).pass : true;
+  const reason = matched ? (compiled.step.rule_set?.reason ?? `Filtered by step ${compiled.step.id}`) : '';
+  const event: StoredEvent = {
+    ...baseEvent(run, id, start),
+    ...timings(run, start, run.deps.clock.now(), 0),
+    type: 'filter',
+    outcome: matched ? 'failure' : 'success',
+    reason,
+    vars: vars(run, { event_id: id }),
+    recipient_id: compiled.step.entity_id,
+    step_id: compiled.step.id,
+    cap_reached: false,
+    ...(compiled.step.rule_set ? { rule_set: compiled.step.rule_set } : {}),
+  };
+  return run.deps.recorder.record(event).map(() => (matched ? { event, stop: reason } : { event }));
+}
+
+/**
+ * A recipient step: its rule set (else skip), its caps (else skip with
+ * caps_reached), pricing, mappings, then delivery through its module.
+ */
+export function runRecipient(run: LeadRun, compiled: CompiledStep): ResultAsync<StepResult, LeadrouteError> {
+  const { step } = compiled;
+  const { deps } = run;
+  const start = deps.clock.now();
+  const id = newId(start);
+  const recipient = { id: step.entity_id, name: '' };
+  const finish = (o: { outcome: Outcome; reason: string; capsReached?: boolean; result?: DeliveryResult; sale?: number; revenue?: number; credential?: CredentialRecord; waitMs?: number; name: string }) => {
+    const end = deps.clock.now();
+    const event: StoredEvent = {
+      ...baseEvent(run, id, start),
+      ...timings(run, start, end, o.waitMs ?? 0),
+      type: 'recipient',
+      outcome: o.outcome,
+      reason: o.reason,
+      vars: vars(run, { recipient: { id: step.entity_id, name: o.name }, price: o.sale ?? 0, event_id: id }),
+      recipient_id: step.entity_id,
+      step_id: step.id,
+      module_id: step.module_id,
+      package_version: deps.integrations.outbound(step.module_id)?.package_version ?? '0.0.0',
+      cap_reached: o.capsReached ?? false,
+      caps_reached: o.capsReached ?? false,
+      caps: step.caps ?? [],
+      ...(o.result?.reference ? { key: o.result.reference } : {}),
+      cost: step.cost ?? 0,
+      purchase_price: run.purchasePrice,
+      sale_price: o.sale ?? 0,
+      revenue: o.revenue ?? 0,
+      ...(o.credential ? { credential: eventCredential(o.credential), credential_updated: false } : {}),
+      ...(step.rule_set ? { rule_set: step.rule_set } : {}),
+      mappings: step.mappings ?? [],
+      ...(step.pricing ? { pricing: step.pricing } : {}),
+      transactions: o.result?.transactions ?? [],
+      ...(o.result?.appended ? { appended: o.result.appended } : {}),
+    };
+    run.appended[step.id] = {
+      recipient: o.name,
+      outcome: o.outcome,
+      reason: o.reason,
+      price: o.revenue ?? 0,
+      ...(o.result?.reference ? { reference: o.result.reference } : {}),
+      ...o.result?.appended,
+    };
+    return deps.recorder.record(event).map((): StepResult => ({ event }));
+  };
+
+  return ResultAsync.fromPromise(deps.entityName(run.account.id, step.entity_id), (e) => errors.storageFailure('Cannot read the recipient entity.', e))
+    .andThen((name) => {
+      recipient.name = name;
+      const ctx = { ...run.ctx, recipient };
+      if (compiled.rule) {
+        const verdict = compiled.rule(ctx, run.env);
+        if (!verdict.pass) return finish({ outcome: 'skip', reason: verdict.reason ?? 'Step criteria not met', name });
+      }
+      return reserveCaps(deps.storage.counters, `${run.flow.id}:${step.id}`, compiled.caps, ctx, run.env).andThen((reservation: Reservation) => {
+        if (reservation.full) return finish({ outcome: 'skip', reason: `Cap reached: ${reservation.full.cap.name}`, capsReached: true, name });
+        const sale = compiled.pricing?.price(ctx, run.env);
+        const credential = step.credential_id
+          ? deps.storage.credentials.get(step.credential_id).map((c) => (c && c.account_id === run.account.id ? c : undefined))
+          : okAsync<CredentialRecord | undefined, LeadrouteError>(undefined);
+        return credential.andThen((cred) => {
+          const lead = mappedLead(run, compiled, ctx);
+          const waitStart = performance.now();
+          return ResultAsync.fromSafePromise(
+              deliverWithTimeout(run, compiled, {
+                lead,
+                config: step.config,
+                lead_id: run.leadId,
+                event_id: id,
+                ...(sale === undefined ? {} : { price: sale }),
+                ...(cred ? { credential: { id: cred.id, name: cred.name, type: cred.type, username: cred.username, password: cred.password } } : {}),
+              }),
+            ).andThen((result) => {
+              const waitMs = performance.now() - waitStart;
+              const success = result.outcome === 'success';
+              const revenue = success ? (compiled.pricing?.override ? (sale ?? 0) : (result.price ?? sale ?? 0)) : 0;
+              const give = success ? okAsync(undefined) : releaseCaps(deps.storage.counters, reservation.keys);
+              return give.andThen(() =>
+                finish({ outcome: result.outcome, reason: result.reason ?? '', result, sale: sale ?? result.price ?? 0, revenue, waitMs, name, ...(cred ? { credential: cred } : {}) }),
+              );
+            });
+        });
+      });
+    });
+}
+
+/** Refuses a step kind the handler does not know (a programmer error in validation). */
+export function unknownStep(kind: string): ResultAsync<never, LeadrouteError> {
+  return errAsync(errors.badRequest(`Unknown step type ${kind}.`));
+}

@@ -1,0 +1,109 @@
+import type { FirehoseConfig } from '../firehose';
+import type { Id } from '../ids';
+import type { FieldDeclaration, RuleSet } from '../rules';
+
+/** Calendar units of cap and ping-limit windows. */
+export type DurationUnit = 'minutes' | 'hours' | 'days' | 'weeks' | 'months';
+
+/** A ping limit (spec "Ping limit object"): at most `maximum` pings per window. Its counter shares its ID. */
+export interface PingLimit {
+  readonly id: Id;
+  readonly name: string;
+  readonly maximum: number;
+  readonly duration: number;
+  readonly duration_units: DurationUnit;
+  readonly time_zone: string;
+  readonly created_at: string;
+}
+
+/** A volume cap: at most `maximum` leads per window, counting only leads its rule set matches. */
+export interface Cap {
+  readonly id: string;
+  readonly name: string;
+  readonly maximum: number;
+  readonly duration: number;
+  readonly duration_units: DurationUnit;
+  /** @default the account's time zone */
+  readonly time_zone?: string;
+  readonly rule_set?: RuleSet;
+}
+
+/** Prices by rule set; every price is evaluated and the last match wins. */
+export interface Pricing {
+  /** When true the configured price wins over a price the recipient reports. */
+  readonly override: boolean;
+  readonly prices: readonly { readonly id: string; readonly amount: number; readonly rule_set?: RuleSet }[];
+}
+
+/** Sets `property` of the delivered lead to the templated `value` when `rule_set` matches. */
+export interface Mapping {
+  readonly id: string;
+  readonly property: string;
+  readonly value: string;
+  readonly rule_set?: RuleSet;
+}
+
+/** Feedback on a delivery step or a source. */
+export interface FeedbackConfig {
+  readonly enabled: boolean;
+  /** Criteria the feedback (type, reason, lead data) must meet. */
+  readonly rule_set?: RuleSet;
+}
+
+/** A source of a flow: the entity that submits leads, with its own criteria and limits. */
+export interface FlowSource {
+  readonly entity_id: Id;
+  readonly acceptance_criteria?: RuleSet;
+  readonly ping_limits?: readonly PingLimit[];
+  readonly caps?: readonly Cap[];
+  /** What the source is paid for an accepted lead. */
+  readonly pricing?: Pricing;
+  /** Whether feedback is forwarded to this source. */
+  readonly feedback?: FeedbackConfig;
+}
+
+/** A step of a flow: deliver to a recipient, or filter leads out. */
+export interface FlowStep {
+  readonly id: string;
+  readonly type: 'recipient' | 'filter';
+  readonly entity_id: Id;
+  /** For a recipient step: the outbound module that delivers; unused for filters. */
+  readonly module_id: string;
+  readonly config: Readonly<Record<string, unknown>>;
+  /** Recipient: criteria to deliver (else skip). Filter: criteria that stop the lead. */
+  readonly rule_set?: RuleSet;
+  readonly caps?: readonly Cap[];
+  readonly pricing?: Pricing;
+  readonly mappings?: readonly Mapping[];
+  readonly credential_id?: Id;
+  readonly feedback?: FeedbackConfig;
+  /** Delivery timeout. @default 10000 */
+  readonly timeout_ms?: number;
+  /** Cost of running the step for one lead (an enhancement's fee). @default 0 */
+  readonly cost?: number;
+}
+
+/** A flow as configured by the account (the body of POST/PUT /flows). */
+export interface FlowConfig {
+  readonly name: string;
+  readonly enabled: boolean;
+  readonly fields: readonly FieldDeclaration[];
+  readonly acceptance_criteria?: RuleSet;
+  readonly ping_limits?: readonly PingLimit[];
+  readonly firehose?: FirehoseConfig;
+  readonly sources: readonly FlowSource[];
+  readonly steps: readonly FlowStep[];
+}
+
+/** A flow as the API shows it. */
+export interface Flow extends FlowConfig {
+  readonly id: Id;
+  readonly version: number;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+/** A flow as stored. */
+export interface FlowRecord extends Flow {
+  readonly account_id: Id;
+}

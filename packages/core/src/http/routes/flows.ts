@@ -1,0 +1,42 @@
+import type { RecordedRequest } from '../../ports/integrations';
+import type { LeadService } from '../../service';
+import { json, JSON_OR_XML, negotiated } from '../reply';
+import type { Route, RouteContext } from '../types';
+
+const MAX_RECORDED_BODY = 64 * 1024;
+
+/** The intake request as recorded on the source event (the parsed body, re-serialized and clipped). */
+function recorded(c: RouteContext, now: number): RecordedRequest {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(c.request.headers)) {
+    // Credentials never reach an event.
+    if (value === undefined || name === 'authorization' || name === 'cookie') continue;
+    headers[name] = typeof value === 'string' ? value : value.join(', ');
+  }
+  const body = c.body === undefined ? '' : JSON.stringify(c.body);
+  return { method: c.request.method, url: c.request.url, version: '1.1', headers, body: body.slice(0, MAX_RECORDED_BODY), timestamp: now };
+}
+
+/** Flow configuration and lead intake. */
+export function flowRoutes(service: LeadService): Route[] {
+  const { flows, leads, clock } = service;
+  const intake = (kind: 'submit' | 'ping'): Route => ({
+    method: 'POST',
+    path: `/flows/:flow_id/sources/:source_id/${kind}`,
+    // The posting URL authorizes intake, as vendors post without API keys.
+    auth: 'none',
+    readsBody: true,
+    produces: JSON_OR_XML,
+    summary: kind === 'submit' ? 'Submit a lead to a flow from a source' : 'Ping: price a lead without delivering it',
+    handle: (c) =>
+      leads[kind](c.params.flow_id ?? '', c.params.source_id ?? '', c.body, { request: recorded(c, clock.now()) }).map(negotiated(c.mediaType, 201, 'result')),
+  });
+  return [
+    { method: 'GET', path: '/flows', auth: 'key', summary: "List the account's flows", handle: (c) => flows.list(c.principal).map(json(200)) },
+    { method: 'POST', path: '/flows', auth: 'key', readsBody: true, summary: 'Create a flow', handle: (c) => flows.create(c.principal, c.body).map(json(201)) },
+    { method: 'GET', path: '/flows/:id', auth: 'key', summary: 'Get a flow', handle: (c) => flows.get(c.principal, c.params.id ?? '').map(json(200)) },
+    { method: 'PUT', path: '/flows/:id', auth: 'key', readsBody: true, summary: "Replace a flow's configuration", handle: (c) => flows.update(c.principal, c.params.id ?? '', c.body).map(json(200)) },
+    intake('submit'),
+    intake('ping'),
+  ];
+}
