@@ -9,6 +9,9 @@ const harness = async (storage = memoryStorage()): Promise<StorageHarness> => ({
     account: async (id) => storage.tables.accounts.get(id) as Record<string, unknown> | undefined,
     entity: async (id) => storage.tables.entities.get(id) as Record<string, unknown> | undefined,
     alias: async (id) => storage.tables.aliases.get(id) as Record<string, unknown> | undefined,
+    flow: async (id) => storage.tables.flows.get(id) as Record<string, unknown> | undefined,
+    lead: async (id) => storage.tables.leads.get(id) as Record<string, unknown> | undefined,
+    event: async (id) => storage.tables.events.get(id) as Record<string, unknown> | undefined,
   },
 });
 

@@ -53,3 +53,78 @@ export function anEntity(ownerAccountId: string, overrides: Partial<EntityRecord
 export function anAlias(accountId: string, entityId: string, overrides: Partial<EntityAlias> = {}): EntityAlias {
   return { id: freshId(), entity_id: entityId, entity_alias: 'Our buyer', account_id: accountId, created_at: at(), updated_at: at(), ...overrides };
 }
+
+import type { CredentialRecord, FlowRecord, LeadRecord, StoredEvent } from '@leadroute/core';
+
+export function aFlow(accountId: string, overrides: Partial<FlowRecord> = {}): FlowRecord {
+  return {
+    id: freshId(),
+    account_id: accountId,
+    name: 'Auto leads',
+    enabled: true,
+    fields: [{ id: 'lead.loan_amount', type: 'number' }],
+    acceptance_criteria: { id: 'Ab12Cd', op: 'and', rules: [{ id: 'Xy34Zw', lhv: 'lead.state', op: 'is included in', rhv: ['TX', 'CA'] }] },
+    sources: [{ entity_id: freshId(), caps: [{ id: 'Cap001', name: 'Daily', maximum: 100, duration: 1, duration_units: 'days' }] }],
+    steps: [{ id: freshId(), type: 'recipient', entity_id: freshId(), module_id: 'platform-custom.outbound.json', config: { url: 'https://buyer.example.com/leads' }, pricing: { override: true, prices: [{ id: 'Pr0001', amount: 12.5 }] } }],
+    version: 1,
+    created_at: at(),
+    updated_at: at(),
+    ...overrides,
+  };
+}
+
+export function aLead(accountId: string, overrides: Partial<LeadRecord> = {}): LeadRecord {
+  return {
+    id: freshId(),
+    account_id: accountId,
+    flow_id: freshId(),
+    flow_name: 'Auto leads',
+    source_id: freshId(),
+    source_name: 'Vendor',
+    submission_timestamp: at(),
+    fields: { first_name: 'Ada', email: 'ada@example.com', nested: { a: [1, 'two'] } },
+    purchase_price: 3.25,
+    latest_event_id: freshId(),
+    returned_at: null,
+    expires_at: new Date(tick + 90 * 86_400_000).toISOString(),
+    ...overrides,
+  };
+}
+
+export function anEvent(accountId: string, overrides: Partial<StoredEvent> = {}): StoredEvent {
+  const id = freshId();
+  return {
+    id,
+    account_id: accountId,
+    type: 'recipient',
+    outcome: 'success',
+    reason: '',
+    vars: { lead: { first_name: 'Ada', state: 'TX' }, price: 10, purchase_price: 3, event_id: id },
+    host: 'test',
+    start_timestamp: tick,
+    end_timestamp: tick + 5,
+    ms: 5,
+    wait_ms: 3,
+    overhead_ms: 2,
+    lag_ms: 0,
+    total_ms: 5,
+    handler_version: '0.1.0',
+    version: '1.0.0',
+    cap_reached: false,
+    ping_limit_reached: false,
+    expires_at: new Date(tick + 90 * 86_400_000).toISOString(),
+    lead_id: freshId(),
+    flow_id: freshId(),
+    source_id: freshId(),
+    recipient_id: freshId(),
+    step_id: freshId(),
+    key: `REF-${id}`,
+    revenue: 10,
+    transactions: [],
+    ...overrides,
+  };
+}
+
+export function aCredential(accountId: string, overrides: Partial<CredentialRecord> = {}): CredentialRecord {
+  return { id: freshId(), account_id: accountId, name: 'Buyer login', type: 'user', package: null, username: 'u', password: 'secret', created_at: at(), updated_at: at(), ...overrides };
+}

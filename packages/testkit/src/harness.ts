@@ -9,6 +9,9 @@ export interface RawReader {
   account(id: string): Promise<Record<string, unknown> | undefined>;
   entity(id: string): Promise<Record<string, unknown> | undefined>;
   alias(id: string): Promise<Record<string, unknown> | undefined>;
+  flow(id: string): Promise<Record<string, unknown> | undefined>;
+  lead(id: string): Promise<Record<string, unknown> | undefined>;
+  event(id: string): Promise<Record<string, unknown> | undefined>;
 }
 
 /** A fresh, empty store for one test, with its raw reader. */

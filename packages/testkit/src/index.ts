@@ -1,4 +1,4 @@
-export { anAccount, anAlias, anApiKey, anEntity, freshId } from './fixtures';
+export { aCredential, aFlow, aLead, anAccount, anAlias, anApiKey, anEntity, anEvent, freshId } from './fixtures';
 export { failingCases, type RawReader, runSuites, type Suite, type SuiteCase, type StorageHarness } from './harness';
 export { accountStoreSuite } from './suites/accounts';
 export { aliasStoreSuite } from './suites/aliases';
@@ -7,9 +7,25 @@ export { entityStoreSuite } from './suites/entities';
 import { accountStoreSuite } from './suites/accounts';
 import { aliasStoreSuite } from './suites/aliases';
 import { entityStoreSuite } from './suites/entities';
+import { eventStoreSuite } from './suites/events';
+import { credentialStoreSuite, flowStoreSuite } from './suites/flows';
+import { counterStoreSuite, leadStoreSuite } from './suites/leads';
 import type { Suite } from './harness';
 
+export { eventStoreSuite } from './suites/events';
+export { credentialStoreSuite, flowStoreSuite } from './suites/flows';
+export { counterStoreSuite, leadStoreSuite } from './suites/leads';
+
 /** Every storage suite; an adapter runs them all with `runSuites(name, setup, storageSuites)`. */
-export const storageSuites: readonly Suite[] = [accountStoreSuite, entityStoreSuite, aliasStoreSuite];
+export const storageSuites: readonly Suite[] = [
+  accountStoreSuite,
+  entityStoreSuite,
+  aliasStoreSuite,
+  flowStoreSuite,
+  leadStoreSuite,
+  eventStoreSuite,
+  counterStoreSuite,
+  credentialStoreSuite,
+];
 export { createTestService, type ManualClock, manualClock, type TestService } from './flows';
 export { spoolSuite } from './spool-suite';

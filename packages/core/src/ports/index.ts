@@ -10,6 +10,7 @@ export * from './integrations';
 export * from './leads';
 export * from './logger';
 export * from './notifier';
+export * from './rollups';
 export * from './spool';
 export * from './storage';
 export * from './store-error';
