@@ -1,10 +1,13 @@
 import type { Storage } from '@leadroute/core';
 import { eventStore } from './event-store';
 import { counterStore, credentialStore, flowStore, leadStore } from './flow-stores';
+import { rollupStore } from './rollup-store';
 import { accountStore, aliasStore, entityStore } from './stores';
 import { createTables, type MemoryTables } from './tables';
 
 export type { MemoryTables } from './tables';
+export { memorySpool } from './spool';
+export { memoryOutbox, type MemoryOutbox } from './outbox';
 
 /** In-memory storage: every port on plain maps, with `tables` exposed for tests. */
 export interface MemoryStorage extends Storage {
@@ -29,5 +32,6 @@ export function memoryStorage(): MemoryStorage {
     events: eventStore(tables),
     counters: counterStore(tables),
     credentials: credentialStore(tables),
+    rollups: rollupStore(tables.rollups),
   };
 }

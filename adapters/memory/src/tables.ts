@@ -1,3 +1,4 @@
+import type { RollupTable } from './rollup-store';
 import type { Account, ApiKeyRecord, CredentialRecord, EntityAlias, EntityRecord, FlowRecord, Id, LeadRecord, StoredEvent } from '@leadroute/core';
 
 /** The memory adapter's backing maps; tests read them directly to check what was really stored. */
@@ -15,6 +16,7 @@ export interface MemoryTables {
   readonly eventReferences: Map<string, Set<Id>>;
   readonly counters: Map<string, { count: number; expires_at: string }>;
   readonly credentials: Map<Id, CredentialRecord>;
+  readonly rollups: RollupTable;
 }
 
 export function createTables(): MemoryTables {
@@ -30,6 +32,7 @@ export function createTables(): MemoryTables {
     eventReferences: new Map(),
     counters: new Map(),
     credentials: new Map(),
+    rollups: new Map(),
   };
 }
 

@@ -57,6 +57,7 @@ const REQUIRED_STORES: Record<keyof Storage, readonly string[]> = {
   events: ['insert', 'get', 'query', 'findByReference', 'purgeExpired'],
   counters: ['tryIncrement', 'decrement', 'get'],
   credentials: ['insert', 'get', 'listByAccount'],
+  rollups: ['add', 'query', 'activeAccounts'],
 };
 
 /** The storage methods an adapter lacks, as `store.method` names; empty when it is complete. */

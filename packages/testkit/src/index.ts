@@ -10,11 +10,13 @@ import { entityStoreSuite } from './suites/entities';
 import { eventStoreSuite } from './suites/events';
 import { credentialStoreSuite, flowStoreSuite } from './suites/flows';
 import { counterStoreSuite, leadStoreSuite } from './suites/leads';
+import { rollupStoreSuite } from './suites/rollups';
 import type { Suite } from './harness';
 
 export { eventStoreSuite } from './suites/events';
 export { credentialStoreSuite, flowStoreSuite } from './suites/flows';
 export { counterStoreSuite, leadStoreSuite } from './suites/leads';
+export { rollupStoreSuite } from './suites/rollups';
 
 /** Every storage suite; an adapter runs them all with `runSuites(name, setup, storageSuites)`. */
 export const storageSuites: readonly Suite[] = [
@@ -26,6 +28,7 @@ export const storageSuites: readonly Suite[] = [
   eventStoreSuite,
   counterStoreSuite,
   credentialStoreSuite,
+  rollupStoreSuite,
 ];
 export { createTestService, type ManualClock, manualClock, type TestService } from './flows';
 export { spoolSuite } from './spool-suite';

@@ -5,6 +5,7 @@ import type { AliasStore, EntityStore } from './entities';
 import type { EventStore } from './events';
 import type { FlowStore } from './flows';
 import type { LeadStore } from './leads';
+import type { RollupStore } from './rollups';
 
 /**
  * Every storage port an adapter implements. Adapters (memory, PostgreSQL, MongoDB)
@@ -19,4 +20,5 @@ export interface Storage {
   readonly events: EventStore;
   readonly counters: CounterStore;
   readonly credentials: CredentialStore;
+  readonly rollups: RollupStore;
 }
