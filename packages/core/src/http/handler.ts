@@ -86,22 +86,27 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     if (found.kind === 'wrong-method')
       return method === 'OPTIONS' ? ok({ status: 204, empty: true, headers: { allow: found.allow.join(', ') } }) : err(errors.methodNotAllowed(found.allow));
     const { route, params } = found;
+    const fail = (error: LeadrouteError, phase: 'request' | 'handle', mediaType?: string): Result<Reply, LeadrouteError> => {
+      const mapped = route.mapError?.(error, { request, phase, ...(mediaType === undefined ? {} : { mediaType }) });
+      return mapped ? ok(mapped) : err(error);
+    };
 
     const query = parseQuery(url.search);
-    if (query.isErr()) return err(query.error);
+    if (query.isErr()) return fail(query.error, 'request');
     const principal = await authenticate(request, route);
-    if (principal.isErr()) return err(principal.error);
+    if (principal.isErr()) return fail(principal.error, 'request');
 
     const produces = route.produces ?? [JSON_TYPE];
     const accept = header(request, 'accept');
     const mediaType = accept ? new Negotiator({ headers: { accept } }).mediaType([...produces]) : produces[0];
-    if (mediaType === undefined) return err(errors.notAcceptable(`This endpoint answers with ${produces.join(', ')}.`));
+    if (mediaType === undefined) return fail(errors.notAcceptable(`This endpoint answers with ${produces.join(', ')}.`), 'request');
 
     const body = route.readsBody ? await readRequestBody(request) : ok(undefined);
-    if (body.isErr()) return err(body.error);
+    if (body.isErr()) return fail(body.error, 'request', mediaType);
 
     const ctx: RouteContext = { request, params, query: query.value, body: body.value, mediaType, requestId };
-    return route.auth === 'key' ? route.handle({ ...ctx, principal: principal.value as Principal }) : route.handle(ctx);
+    const result = await (route.auth === 'key' ? route.handle({ ...ctx, principal: principal.value as Principal }) : route.handle(ctx));
+    return result.isErr() ? fail(result.error, 'handle', mediaType) : result;
   };
 
   return async (request) => {

@@ -4,4 +4,4 @@ export { createHttpHandler, type HttpHandlerOptions } from './handler';
 export { header } from './headers';
 export { json, JSON_OR_XML, negotiated } from './reply';
 export { type Problem, problemOf, statusOf } from './status';
-export type { HttpHandler, HttpRequest, HttpResponse, KeyRoute, OpenRoute, Reply, Route, RouteContext, RouteResult } from './types';
+export type { HttpHandler, HttpRequest, HttpResponse, KeyRoute, OpenRoute, Reply, Route, RouteContext, RouteErrorContext, RouteResult } from './types';

@@ -51,6 +51,22 @@ interface RouteBase {
   readonly produces?: readonly string[];
   /** Whether the route reads a body. @default false */
   readonly readsBody?: boolean;
+  /**
+   * Answers an error of this route with a reply of its own instead of the generic
+   * problem+json, for the few endpoints whose spec fixes error bodies or statuses.
+   * Consulted for errors raised while reading the request (query, auth,
+   * negotiation, body) as well as by `handle`; undefined keeps the generic answer.
+   */
+  readonly mapError?: (error: LeadrouteError, ctx: RouteErrorContext) => Reply | undefined;
+}
+
+/** What a route's `mapError` sees besides the error. */
+export interface RouteErrorContext {
+  readonly request: HttpRequest;
+  /** `request`: while reading the request, before `handle`; `handle`: returned by `handle`. */
+  readonly phase: 'request' | 'handle';
+  /** The negotiated media type, when negotiation got that far and succeeded. */
+  readonly mediaType?: string;
 }
 
 /** A route behind an API key. `leadData` routes refuse free accounts with 401. */
