@@ -3,17 +3,16 @@ import type { Pool } from 'pg';
 import { DEFAULT_SCHEMA, quoteIdent } from './sql';
 import { accountStore } from './stores/accounts';
 import { aliasStore } from './stores/aliases';
+import { counterStore } from './stores/counters';
+import { credentialStore } from './stores/credentials';
 import { entityStore } from './stores/entities';
+import { eventStore } from './stores/events';
+import { flowStore } from './stores/flows';
+import { leadStore } from './stores/leads';
+import { rollupStore } from './stores/rollups';
 
 export { type MigrateOptions, type MigrationReport, migrate } from './migrate';
 export { type PostgresSpoolOptions, postgresSpool } from './stores/spool';
-
-/**
- * The storage ports this adapter implements so far. Ports added to core's `Storage`
- * since are missing until their migration and store land here, and
- * `createLeadService` names them at start-up.
- */
-export type PostgresStorage = Pick<Storage, 'accounts' | 'entities' | 'aliases'>;
 
 /** Options of {@link postgresStorage}. */
 export interface PostgresStorageOptions {
@@ -43,12 +42,18 @@ export interface PostgresStorageOptions {
  * (await migrate(pool))._unsafeUnwrap();
  * const service = createLeadService({ storage: postgresStorage({ pool }) });
  */
-export function postgresStorage(options: PostgresStorageOptions): PostgresStorage {
+export function postgresStorage(options: PostgresStorageOptions): Storage {
   const schema = options.schema ?? DEFAULT_SCHEMA;
   quoteIdent(schema); // refuse an unusable schema name now rather than on the first query
   return {
     accounts: accountStore(options.pool, schema),
     entities: entityStore(options.pool, schema),
     aliases: aliasStore(options.pool, schema),
+    flows: flowStore(options.pool, schema),
+    leads: leadStore(options.pool, schema),
+    events: eventStore(options.pool, schema),
+    counters: counterStore(options.pool, schema),
+    credentials: credentialStore(options.pool, schema),
+    rollups: rollupStore(options.pool, schema),
   };
 }

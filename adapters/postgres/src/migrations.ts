@@ -107,4 +107,120 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX spool_delivered ON ${s}.spool (delivered_at) WHERE delivered_at IS NOT NULL;
     `,
   },
+  {
+    version: 4,
+    name: 'flows',
+    // The configuration is one jsonb document (nested rule sets, sources, steps);
+    // only what is looked up or compared on is a column. IDs sort bytewise
+    // (COLLATE "C"), as the memory adapter sorts them, whatever the database locale.
+    up: (s) => `
+      CREATE TABLE ${s}.flows (
+        id         text COLLATE "C" PRIMARY KEY,
+        account_id text COLLATE "C" NOT NULL,
+        version    integer NOT NULL,
+        body       jsonb NOT NULL
+      );
+      CREATE INDEX flows_account_id ON ${s}.flows (account_id, id);
+    `,
+  },
+  {
+    version: 5,
+    name: 'leads',
+    up: (s) => `
+      CREATE TABLE ${s}.leads (
+        id                   text COLLATE "C" PRIMARY KEY,
+        account_id           text COLLATE "C" NOT NULL,
+        flow_id              text NOT NULL,
+        flow_name            text NOT NULL,
+        source_id            text NOT NULL,
+        source_name          text NOT NULL,
+        submission_timestamp timestamptz NOT NULL,
+        fields               jsonb NOT NULL,
+        purchase_price       double precision NOT NULL,
+        latest_event_id      text NOT NULL,
+        returned_at          timestamptz,
+        expires_at           timestamptz NOT NULL
+      );
+      CREATE INDEX leads_expires_at ON ${s}.leads (expires_at);
+    `,
+  },
+  {
+    version: 6,
+    name: 'events',
+    // The record is the jsonb body; the columns beside it are what the events API
+    // pages and filters on, what feedback finds a delivery by, and what the purge reads.
+    up: (s) => `
+      CREATE TABLE ${s}.events (
+        id              text COLLATE "C" PRIMARY KEY,
+        account_id      text COLLATE "C" NOT NULL,
+        type            text NOT NULL,
+        start_timestamp double precision NOT NULL,
+        lead_id         text COLLATE "C" NOT NULL,
+        flow_id         text COLLATE "C" NOT NULL,
+        key             text,
+        expires_at      timestamptz NOT NULL,
+        body            jsonb NOT NULL
+      );
+      CREATE INDEX events_account_id ON ${s}.events (account_id, id);
+      CREATE INDEX events_account_lead ON ${s}.events (account_id, lead_id, id);
+      CREATE INDEX events_key ON ${s}.events (key) WHERE key IS NOT NULL;
+      CREATE INDEX events_expires_at ON ${s}.events (expires_at);
+    `,
+  },
+  {
+    version: 7,
+    name: 'cap and ping-limit counters',
+    up: (s) => `
+      CREATE TABLE ${s}.counters (
+        key        text PRIMARY KEY,
+        count      integer NOT NULL CHECK (count >= 0),
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX counters_expires_at ON ${s}.counters (expires_at);
+    `,
+  },
+  {
+    version: 8,
+    name: 'recipient credentials',
+    up: (s) => `
+      CREATE TABLE ${s}.credentials (
+        id         text COLLATE "C" PRIMARY KEY,
+        account_id text COLLATE "C" NOT NULL,
+        name       text NOT NULL,
+        type       text NOT NULL,
+        package    text,
+        username   text,
+        password   text,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+      CREATE INDEX credentials_account_id ON ${s}.credentials (account_id, id);
+    `,
+  },
+  {
+    version: 9,
+    name: 'statistics rollups',
+    // One row per cell; the primary key is the cell, which is what ON CONFLICT sums into
+    // and what a query for one account and a range of hours walks.
+    up: (s) => `
+      CREATE TABLE ${s}.rollups (
+        account_id     text COLLATE "C" NOT NULL,
+        hour           timestamptz NOT NULL,
+        flow_id        text COLLATE "C" NOT NULL,
+        source_id      text COLLATE "C" NOT NULL,
+        recipient_id   text COLLATE "C" NOT NULL,
+        step_id        text COLLATE "C" NOT NULL,
+        kind           text NOT NULL,
+        outcome        text NOT NULL,
+        category       text NOT NULL,
+        stage          text NOT NULL,
+        count          bigint NOT NULL,
+        cost           double precision NOT NULL,
+        revenue        double precision NOT NULL,
+        purchase_price double precision NOT NULL,
+        PRIMARY KEY (account_id, hour, flow_id, source_id, recipient_id, step_id, kind, outcome, category, stage)
+      );
+      CREATE INDEX rollups_hour ON ${s}.rollups (hour, account_id);
+    `,
+  },
 ];

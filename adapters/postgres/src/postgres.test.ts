@@ -1,5 +1,4 @@
 import { anAccount, anAlias, anEntity, anApiKey, runSuites, type StorageHarness, storageSuites } from '@leadroute/testkit';
-import type { Storage } from '@leadroute/core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStorage } from './index';
@@ -25,9 +24,15 @@ describe.skipIf(!available)('postgres', () => {
   const setup = async (): Promise<StorageHarness> => {
     await db.truncate();
     return {
-      // Ports added to core's Storage after these stores are absent; a suite for one fails here until it lands.
-      storage: postgresStorage({ pool: db.pool, schema: db.schema }) as Storage,
-      raw: { account: rawRow('accounts'), entity: rawRow('entities'), alias: rawRow('entity_aliases') },
+      storage: postgresStorage({ pool: db.pool, schema: db.schema }),
+      raw: {
+        account: rawRow('accounts'),
+        entity: rawRow('entities'),
+        alias: rawRow('entity_aliases'),
+        flow: rawRow('flows'),
+        lead: rawRow('leads'),
+        event: rawRow('events'),
+      },
     };
   };
 

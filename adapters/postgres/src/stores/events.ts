@@ -1,0 +1,65 @@
+import type { EventStore, EventStoreQuery, StoredEvent } from '@leadroute/core';
+import { type Queryable, query } from '../query';
+import { json, qualified } from '../sql';
+
+interface EventRow {
+  body: StoredEvent | string;
+}
+
+const toEvent = (row: EventRow): StoredEvent => json(row.body);
+
+/** The WHERE clause and parameters of one page of {@link EventStoreQuery}. */
+export function eventFilter(q: EventStoreQuery): { where: string; values: unknown[] } {
+  const values: unknown[] = [q.account_id, q.live_at];
+  const clauses = ['account_id = $1', 'expires_at > $2'];
+  const add = (clause: (param: string) => string, value: unknown) => {
+    values.push(value);
+    clauses.push(clause(`$${values.length}`));
+  };
+  if (q.after_id !== undefined) add((p) => `id > ${p}`, q.after_id);
+  if (q.before_id !== undefined) add((p) => `id < ${p}`, q.before_id);
+  if (q.start !== undefined) add((p) => `start_timestamp >= ${p}`, q.start);
+  if (q.end !== undefined) add((p) => `start_timestamp < ${p}`, q.end);
+  if (q.types !== undefined) add((p) => `type = ANY(${p}::text[])`, [...q.types]);
+  if (q.lead_id !== undefined) add((p) => `lead_id = ${p}`, q.lead_id);
+  if (q.flow_id !== undefined) add((p) => `flow_id = ${p}`, q.flow_id);
+  return { where: clauses.join(' AND '), values };
+}
+
+/**
+ * Event records: the whole record is the jsonb `body`, and the columns beside it
+ * are what the events API pages and filters on (`(account_id, id)`,
+ * `(account_id, lead_id, id)`), what feedback looks a delivery up by (`key`) and
+ * what the retention purge deletes by (`expires_at`).
+ */
+export function eventStore(db: Queryable, schema: string): EventStore {
+  const table = qualified(schema, 'events');
+  return {
+    insert: (e) =>
+      query(
+        db,
+        'insert event',
+        `INSERT INTO ${table} (id, account_id, type, start_timestamp, lead_id, flow_id, key, expires_at, body)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)`,
+        [e.id, e.account_id, e.type, e.start_timestamp, e.lead_id, e.flow_id, e.key ?? null, e.expires_at, JSON.stringify(e)],
+      ).map(() => undefined),
+    get: (id) => query<EventRow>(db, 'get event', `SELECT body FROM ${table} WHERE id = $1`, [id]).map(({ rows: [row] }) => (row ? toEvent(row) : undefined)),
+    query: (q) => {
+      const { where, values } = eventFilter(q);
+      values.push(Math.max(0, Math.floor(q.limit)));
+      return query<EventRow>(
+        db,
+        'query events',
+        `SELECT body FROM ${table} WHERE ${where} ORDER BY id ${q.sort === 'asc' ? 'ASC' : 'DESC'} LIMIT $${values.length}`,
+        values,
+      ).map(({ rows }) => rows.map(toEvent));
+    },
+    findByReference: (reference, liveAt) =>
+      query<EventRow>(db, 'find events by reference', `SELECT body FROM ${table} WHERE key = $1 AND expires_at > $2 ORDER BY id DESC`, [
+        reference,
+        liveAt,
+      ]).map(({ rows }) => rows.map(toEvent)),
+    purgeExpired: (before) =>
+      query(db, 'purge expired events', `DELETE FROM ${table} WHERE expires_at < $1`, [before]).map(({ rowCount }) => rowCount),
+  };
+}

@@ -1,0 +1,54 @@
+import type { LeadRecord, LeadStore } from '@leadroute/core';
+import { type Queryable, query } from '../query';
+import { iso, isoOrNull, json, qualified } from '../sql';
+
+type LeadRow = Omit<LeadRecord, 'submission_timestamp' | 'returned_at' | 'expires_at' | 'fields'> & {
+  submission_timestamp: Date | string;
+  returned_at: Date | string | null;
+  expires_at: Date | string;
+  fields: LeadRecord['fields'] | string;
+};
+
+const COLUMNS =
+  'id, account_id, flow_id, flow_name, source_id, source_name, submission_timestamp, fields, purchase_price, latest_event_id, returned_at, expires_at';
+
+const toLead = (row: LeadRow): LeadRecord => ({
+  ...row,
+  submission_timestamp: iso(row.submission_timestamp),
+  fields: json(row.fields),
+  returned_at: isoOrNull(row.returned_at),
+  expires_at: iso(row.expires_at),
+});
+
+/** Leads with their fields as jsonb; retention deletes by the `expires_at` index. */
+export function leadStore(db: Queryable, schema: string): LeadStore {
+  const table = qualified(schema, 'leads');
+  return {
+    insert: (l) =>
+      query(db, 'insert lead', `INSERT INTO ${table} (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12)`, [
+        l.id,
+        l.account_id,
+        l.flow_id,
+        l.flow_name,
+        l.source_id,
+        l.source_name,
+        l.submission_timestamp,
+        JSON.stringify(l.fields),
+        l.purchase_price,
+        l.latest_event_id,
+        l.returned_at,
+        l.expires_at,
+      ]).map(() => undefined),
+    get: (id) => query<LeadRow>(db, 'get lead', `SELECT ${COLUMNS} FROM ${table} WHERE id = $1`, [id]).map(({ rows: [row] }) => (row ? toLead(row) : undefined)),
+    setLatestEvent: (id, eventId) =>
+      query(db, 'set latest lead event', `UPDATE ${table} SET latest_event_id = $2 WHERE id = $1`, [id, eventId]).map(() => undefined),
+    // One conditional UPDATE: concurrent callers queue on the row lock and re-check
+    // `returned_at IS NULL` against the committed row, so exactly one matches.
+    markReturned: (id, at) =>
+      query(db, 'mark lead returned', `UPDATE ${table} SET returned_at = $2 WHERE id = $1 AND returned_at IS NULL`, [id, at]).map(
+        ({ rowCount }) => rowCount > 0,
+      ),
+    purgeExpired: (before) =>
+      query(db, 'purge expired leads', `DELETE FROM ${table} WHERE expires_at < $1`, [before]).map(({ rowCount }) => rowCount),
+  };
+}
