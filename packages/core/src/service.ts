@@ -5,14 +5,21 @@ import { createEntitiesApi, type EntitiesApi } from './entities/service';
 import { standardEntity } from './entities/standard';
 import { createEventRecorder, type EventRecorder } from './events/recorder';
 import { createEventsApi, type EventsApi } from './events/service';
+import { createFeedbackApi, type FeedbackApi } from './feedback/service';
+import { createFeedbackIntegrationRegistry } from './feedback/integrations';
+import type { InboundFeedbackModule } from './feedback/types';
+import { type CertificateOptions, type CertificatesApi, createCertificatesApi } from './certificates/service';
+import { createFirehoseApi, type FirehoseApi, type FirehoseOptions, observeFirehose } from './firehose/service';
 import { createFlowCache } from './flows/compile';
 import { createLeadsApi, type LeadsApi } from './flows/intake';
 import { createFlowsApi, type FlowsApi } from './flows/service';
 import { createIntegrationRegistry, type IntegrationRegistry } from './integrations/registry';
 import { type Clock, systemClock } from './ports/clock';
+import type { CloudStorageDrivers } from './ports/cloud-storage';
 import type { OutboundModule } from './ports/integrations';
 import { type Logger, silentLogger } from './ports/logger';
 import type { Storage } from './ports/storage';
+import { createStatsApi, rollupObserver, type StatsApi } from './stats';
 
 /** Options of {@link createLeadService}: the ports the service runs on. */
 export interface LeadServiceOptions {
@@ -28,8 +35,23 @@ export interface LeadServiceOptions {
    * @example [scriptedRecipient()]
    */
   readonly integrations?: readonly OutboundModule[];
+  /**
+   * Inbound feedback integrations (`platform-<name>.inbound.feedback`, served at
+   * POST /feedback/<name>) besides the built-in `standard`; one named standard replaces it.
+   */
+  readonly feedbackIntegrations?: readonly InboundFeedbackModule[];
   /** Recorded as `host` on events. @default os.hostname() */
   readonly host?: string;
+  /**
+   * Cloud storage drivers for firehose validation and delivery, by service.
+   * A service without a driver answers 400 on GET /firehose and spools its events.
+   * @example { aws: s3Storage(), azure: azureBlobStorage() }
+   */
+  readonly cloudStorage?: CloudStorageDrivers;
+  /** Retry tuning of firehose delivery. */
+  readonly firehose?: FirehoseOptions;
+  /** Certificate lifetimes and the certificate handler's public address. */
+  readonly certificates?: CertificateOptions;
 }
 
 /** The service: one object whose sub-APIs the HTTP handler and embedding code call alike. */
@@ -40,6 +62,13 @@ export interface LeadService {
   readonly flows: FlowsApi;
   readonly leads: LeadsApi;
   readonly events: EventsApi;
+  readonly feedback: FeedbackApi;
+  /** Event statistics from rollups (GET /events/stats). */
+  readonly stats: StatsApi;
+  /** Cloud storage validation (GET /firehose) and event delivery with spooling. */
+  readonly firehose: FirehoseApi;
+  /** Consent certificates and their ping data (the certificate handler). */
+  readonly certificates: CertificatesApi;
   readonly integrations: IntegrationRegistry;
   /** Where recorded events go; capabilities built on events observe it. */
   readonly recorder: EventRecorder;
@@ -58,6 +87,8 @@ const REQUIRED_STORES: Record<keyof Storage, readonly string[]> = {
   counters: ['tryIncrement', 'decrement', 'get'],
   credentials: ['insert', 'get', 'listByAccount'],
   rollups: ['add', 'query', 'activeAccounts'],
+  spool: ['enqueue', 'lease', 'markDelivered', 'reschedule', 'count', 'purgeDelivered'],
+  certificates: ['insert', 'get', 'findByPingToken', 'claim'],
 };
 
 /** The storage methods an adapter lacks, as `store.method` names; empty when it is complete. */
@@ -84,8 +115,12 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
   const entities = createEntitiesApi({ storage, clock });
-  const integrations = createIntegrationRegistry(options.integrations);
+  const certificates = createCertificatesApi({ storage, clock, ...(options.certificates ? { options: options.certificates } : {}) });
+  const integrations = createIntegrationRegistry(options.integrations, { certificates });
   const recorder = createEventRecorder({ storage, logger });
+  recorder.observe(rollupObserver({ storage, clock }));
+  const firehose = createFirehoseApi({ storage, clock, logger, cloudStorage: options.cloudStorage ?? {}, ...(options.firehose ? { options: options.firehose } : {}) });
+  observeFirehose(recorder, firehose);
   const entityName = async (_accountId: string, id: string): Promise<string> => {
     const builtIn = standardEntity(id);
     if (builtIn) return builtIn.name;
@@ -99,6 +134,10 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     flows: createFlowsApi({ storage, clock, entities, integrations }),
     leads: createLeadsApi({ storage, clock, logger, integrations, recorder, compile: createFlowCache(), entityName, host: options.host ?? hostname() }),
     events: createEventsApi({ storage, clock }),
+    feedback: createFeedbackApi({ storage, clock, logger, recorder, integrations: createFeedbackIntegrationRegistry(options.feedbackIntegrations), host: options.host ?? hostname() }),
+    stats: createStatsApi({ storage, clock }),
+    firehose,
+    certificates,
     integrations,
     recorder,
     storage,

@@ -2,9 +2,11 @@ import type { LeadService } from '../../service';
 import type { Route } from '../types';
 import { entityRoutes } from './entities';
 import { eventRoutes } from './events';
+import { feedbackRoutes } from './feedback';
 import { flowRoutes } from './flows';
+import { statsRoutes } from './stats';
 
 /** Every built-in route, one module per capability. */
 export function coreRoutes(service: LeadService): Route[] {
-  return [...entityRoutes(service), ...flowRoutes(service), ...eventRoutes(service)];
+  return [...entityRoutes(service), ...flowRoutes(service), ...statsRoutes(service), ...eventRoutes(service), ...feedbackRoutes(service)];
 }

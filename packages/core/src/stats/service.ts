@@ -1,0 +1,151 @@
+import { errAsync, ResultAsync } from 'neverthrow';
+import type { Principal } from '../context';
+import { errors, type LeadrouteError } from '../errors';
+import type { StoredEvent } from '../events/types';
+import type { Clock } from '../ports/clock';
+import type { RollupKind, RollupRow } from '../ports/rollups';
+import type { Storage } from '../ports/storage';
+import { compileRules } from '../rules';
+import { isoTime } from '../time';
+import { bucketStart, hourAligned, zonedIso } from './buckets';
+import { eventRows } from './cells';
+import { pingWon } from './observer';
+import { parseStatsQuery, ROLLUP_KEYS, type StatsQuery } from './params';
+import { addToGroup, groupRow, groupRows, newGroup, type StatsGroup, type StatsRow } from './rows';
+
+/** A statistics answer: its rows, the column order (for CSV), and where the counts came from. */
+export interface StatsResult {
+  readonly rows: StatsRow[];
+  readonly columns: string[];
+  /** `rollups` when hourly counters could answer; `events` when the query needed the events themselves. */
+  readonly source: 'rollups' | 'events';
+}
+
+/** The `stats` sub-API: event statistics (GET /events/stats). */
+export interface StatsApi {
+  /**
+   * Counts the account's events: one row per group (one row of totals without
+   * `group_by`), each with the counters of {@link groupRow}. Group keys from
+   * rollups (flow_id, source_id, recipient_id, time) are answered from hourly
+   * rollups; lead fields, rule filters, minutely intervals, ranges not on the
+   * hour and zones off a whole-hour offset aggregate the events in range.
+   */
+  compute(principal: Principal, params: URLSearchParams | Record<string, string | readonly string[]>): ResultAsync<StatsResult, LeadrouteError>;
+}
+
+const EVENT_TYPES: Record<RollupKind, string> = {
+  source: 'source',
+  recipient: 'recipient',
+  filter: 'filter',
+  ping: 'ping',
+  'return-received': 'feedback-received',
+  'conversion-received': 'feedback-received',
+  'return-sent': 'feedback-sent',
+  'conversion-sent': 'feedback-sent',
+};
+const PAGE = 1000;
+
+const text = (v: unknown): string | null =>
+  v === undefined || v === null ? null : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+
+const at = (o: unknown, key: string): unknown => (o && typeof o === 'object' ? (o as Record<string, unknown>)[key] : undefined);
+
+/** A lead field of an event: a dotted path on its vars (`lead.state`), or a bare name among the lead's and appended fields. */
+export function fieldValue(event: StoredEvent, path: string): string | null {
+  if (path.includes('.')) return text(path.split('.').reduce<unknown>((o, k) => at(o, k), event.vars));
+  return text(at(event.vars.lead, path) ?? at(event.vars.appended, path) ?? at(event.appended, path));
+}
+
+function toParams(input: URLSearchParams | Record<string, string | readonly string[]>): URLSearchParams {
+  if (input instanceof URLSearchParams) return input;
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(input)) for (const one of typeof v === 'string' ? [v] : v) p.append(k, one);
+  return p;
+}
+
+export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsApi {
+  const { storage, clock } = deps;
+
+  const groupsOf = (q: StatsQuery) => {
+    const groups = new Map<string, StatsGroup>();
+    const group = (keys: Record<string, string | null>, time: number): StatsGroup => {
+      const id = JSON.stringify(q.groupBy.map((k) => keys[k]));
+      let g = groups.get(id);
+      if (!g) groups.set(id, (g = newGroup(keys, time)));
+      return g;
+    };
+    const keysOf = (row: RollupRow, event?: StoredEvent): { keys: Record<string, string | null>; time: number } => {
+      const keys: Record<string, string | null> = {};
+      let time = 0;
+      for (const k of q.groupBy) {
+        if (k === 'time') {
+          time = bucketStart(event ? event.start_timestamp : Date.parse(row.hour), q.interval ?? 'daily', q.zone);
+          keys.time = zonedIso(time, q.zone);
+        } else if (k === 'flow_id' || k === 'source_id' || k === 'recipient_id') keys[k] = row[k] === '' ? null : row[k];
+        else keys[k] = event ? fieldValue(event, k) : null;
+      }
+      return { keys, time };
+    };
+    const add = (row: RollupRow, event?: StoredEvent) => {
+      if (!q.kinds.has(row.kind)) return;
+      const { keys, time } = keysOf(row, event);
+      addToGroup(group(keys, time), row);
+    };
+    const finish = (source: StatsResult['source']): StatsResult => {
+      if (q.groupBy.length === 0 && groups.size === 0) groups.set('[]', newGroup({}));
+      const rows = groupRows(groups.values(), q.groupBy);
+      const columns = rows[0] ? Object.keys(rows[0]) : [...q.groupBy, ...Object.keys(groupRow(newGroup({}), []))];
+      return { rows, columns, source };
+    };
+    return { add, finish };
+  };
+
+  const fromRollups = (principal: Principal, q: StatsQuery) => {
+    const g = groupsOf(q);
+    return storage.rollups.query({ account_id: principal.account.id, from: isoTime(q.start), to: isoTime(q.end), kinds: [...q.kinds] }).map((cells) => {
+      for (const cell of cells) g.add(cell);
+      return g.finish('rollups');
+    });
+  };
+
+  const fromEvents = (principal: Principal, q: StatsQuery): ResultAsync<StatsResult, LeadrouteError> => {
+    const g = groupsOf(q);
+    const filter = q.rules.length > 0 ? compileRules(q.rules, 'and') : undefined;
+    const now = clock.now();
+    const env = { now, timeZone: principal.account.time_zone };
+    // Pings are won by posts: with pings counted, source events are read for their wins.
+    const types = [...new Set([...q.kinds, ...(q.kinds.has('ping') ? (['source'] as const) : [])].map((k) => EVENT_TYPES[k]))];
+    const run = async (): Promise<StatsResult> => {
+      let after: string | undefined;
+      for (;;) {
+        const page = await storage.events.query({ account_id: principal.account.id, start: q.start, end: q.end, types, live_at: isoTime(now), sort: 'asc', limit: PAGE, ...(after ? { after_id: after } : {}) });
+        if (page.isErr()) throw page.error;
+        for (const event of page.value) {
+          if (filter && !filter(event as unknown as Record<string, unknown>, env).pass) continue;
+          let won = false;
+          if (q.kinds.has('ping')) {
+            const result = await pingWon(storage, event, now);
+            if (result.isErr()) throw result.error;
+            won = result.value;
+          }
+          for (const row of eventRows(event, won)) g.add(row, event);
+        }
+        const last = page.value[page.value.length - 1];
+        if (page.value.length < PAGE || !last) return g.finish('events');
+        after = last.id;
+      }
+    };
+    return ResultAsync.fromPromise(run(), (e) => (e && typeof e === 'object' && 'type' in e ? (e as LeadrouteError) : errors.storageFailure('Cannot read events for statistics.', e)));
+  };
+
+  return {
+    compute(principal, input) {
+      const parsed = parseStatsQuery(toParams(input), principal.account.time_zone, clock.now());
+      if (parsed.isErr()) return errAsync(errors.badRequest('The statistics query is not valid.', parsed.error));
+      const q = parsed.value;
+      const fieldGroups = q.groupBy.some((k) => !(ROLLUP_KEYS as readonly string[]).includes(k));
+      const needsEvents = fieldGroups || q.rules.length > 0 || q.interval === 'minutely' || !hourAligned(q.start, q.end, q.interval ? q.zone : 'UTC');
+      return needsEvents ? fromEvents(principal, q) : fromRollups(principal, q);
+    },
+  };
+}
