@@ -87,7 +87,7 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
       return method === 'OPTIONS' ? ok({ status: 204, empty: true, headers: { allow: found.allow.join(', ') } }) : err(errors.methodNotAllowed(found.allow));
     const { route, params } = found;
     const fail = (error: LeadrouteError, phase: 'request' | 'handle', mediaType?: string): Result<Reply, LeadrouteError> => {
-      const mapped = route.mapError?.(error, { request, phase, ...(mediaType === undefined ? {} : { mediaType }) });
+      const mapped = route.mapError?.(error, { request, params, phase, ...(mediaType === undefined ? {} : { mediaType }) });
       return mapped ? ok(mapped) : err(error);
     };
 

@@ -63,6 +63,7 @@ interface RouteBase {
 /** What a route's `mapError` sees besides the error. */
 export interface RouteErrorContext {
   readonly request: HttpRequest;
+  readonly params: Readonly<Record<string, string>>;
   /** `request`: while reading the request, before `handle`; `handle`: returned by `handle`. */
   readonly phase: 'request' | 'handle';
   /** The negotiated media type, when negotiation got that far and succeeded. */

@@ -1,0 +1,57 @@
+import { toDate } from 'date-fns-tz';
+import { err, ok, type Result } from 'neverthrow';
+import { isoTime } from '../time';
+import type { FeedbackInput, FeedbackType } from './types';
+
+/** Longest reason accepted; a stage name or a return reason, never a document. */
+export const MAX_REASON_LENGTH = 1000;
+
+/** Feedback fields after validation. */
+export interface ValidFeedback {
+  readonly type: FeedbackType;
+  /** '' when none was sent. */
+  readonly reason: string;
+  /** ISO 8601 UTC: the sender's time, or the receipt time when none (or an unparsable one) was sent. */
+  readonly occurred_at: string;
+  /** Set when an occurred_at was sent but could not be read (recorded as the occurred_at_warning variable). */
+  readonly warning?: string;
+}
+
+/**
+ * Reads an ISO 8601 time, taking values without an offset (time-zone-naive
+ * date-times and date-only values) as UTC. Undefined when it cannot be read.
+ */
+export function parseOccurredAt(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  // date-fns-tz reads the ISO 8601 forms (basic and extended, week and ordinal dates) and applies the zone only without an offset.
+  const ms = toDate(value.trim(), { timeZone: 'UTC' }).getTime();
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** A scalar body value as text: forms and XML send strings, JSON may send numbers. */
+function text(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+const absent = (value: unknown) => value === undefined || value === null;
+
+/**
+ * Validates type, reason and occurred_at. A bad type or reason is an error (the
+ * spec's 400); a bad occurred_at is not: receipt time is used and a warning kept.
+ * @param receivedAt the receipt time (the service clock).
+ */
+export function validateFeedback(input: FeedbackInput, receivedAt: number): Result<ValidFeedback, string> {
+  if (absent(input.type) || input.type === '') return err('type is required: conversion or return.');
+  const type = typeof input.type === 'string' ? input.type.trim().toLowerCase() : undefined;
+  if (type !== 'conversion' && type !== 'return') return err('type must be conversion or return.');
+  const reason = absent(input.reason) ? '' : text(input.reason);
+  if (reason === undefined) return err('reason must be a string.');
+  if (reason.length > MAX_REASON_LENGTH) return err(`reason must be at most ${MAX_REASON_LENGTH} characters.`);
+  if (absent(input.occurred_at) || input.occurred_at === '') return ok({ type, reason, occurred_at: isoTime(receivedAt) });
+  const at = parseOccurredAt(input.occurred_at);
+  if (at !== undefined) return ok({ type, reason, occurred_at: isoTime(at) });
+  const shown = typeof input.occurred_at === 'string' ? input.occurred_at.slice(0, 100) : JSON.stringify(input.occurred_at)?.slice(0, 100);
+  return ok({ type, reason, occurred_at: isoTime(receivedAt), warning: `occurred_at ${shown} is not an ISO 8601 time; the time of receipt was used.` });
+}

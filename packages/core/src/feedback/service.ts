@@ -1,0 +1,51 @@
+import { errAsync, type ResultAsync } from 'neverthrow';
+import { errors } from '../errors';
+import { type FeedbackIntegrationRegistry, STANDARD_FEEDBACK_NAME } from './integrations';
+import { deliveryByEventId, deliveryByRecordId, type FeedbackDeps } from './lookup';
+import { processFeedback } from './process';
+import type { FeedbackError, FeedbackInput, FeedbackResult, InboundFeedbackModule } from './types';
+
+/** The `feedback` sub-API: what recipients report about delivered leads. */
+export interface FeedbackApi {
+  /**
+   * Feedback for the delivery event `eventId` (POST and GET /feedback): 422 for a
+   * malformed ID or one of the wrong kind, 404 for no live event, 403/409 when
+   * the step's feedback is not configured or switched off, 400 for a bad type.
+   * Processed feedback is ok with outcome success or failure (the spec's 201).
+   */
+  submit(eventId: unknown, input: FeedbackInput): ResultAsync<FeedbackResult, FeedbackError>;
+  /**
+   * Feedback through the inbound integration `platform-<recipientName>.inbound.feedback`
+   * (POST /feedback/{recipient_name}): the integration reads `body`, and the lead is
+   * found by its recipient_record_id among delivered leads.
+   */
+  submitByRecipient(recipientName: string, body: unknown): ResultAsync<FeedbackResult, FeedbackError>;
+  /** The installed inbound feedback integrations. */
+  readonly integrations: FeedbackIntegrationRegistry;
+}
+
+/** The module ID recorded on feedback-received events of the event_id form. */
+const EVENT_ID_FORM = `platform-${STANDARD_FEEDBACK_NAME}.inbound.feedback`;
+
+export function createFeedbackApi(deps: FeedbackDeps): FeedbackApi {
+  const integration = (name: string): InboundFeedbackModule | undefined => deps.integrations.get(name);
+  return {
+    submit: (eventId, input) => deliveryByEventId(deps, eventId).andThen((delivery) => processFeedback(deps, delivery, input, EVENT_ID_FORM)),
+    submitByRecipient(recipientName, body) {
+      const module = integration(recipientName);
+      if (!module) return errAsync(errors.notFound('inbound feedback integration', `platform-${recipientName.slice(0, 64)}.inbound.feedback`));
+      let parsed: ReturnType<InboundFeedbackModule['parse']>;
+      try {
+        parsed = module.parse(body);
+      } catch (e) {
+        // A host module that throws is treated as one that cannot read the body, not as a crash.
+        deps.logger.warn({ module: module.id, err: e }, 'inbound feedback module threw');
+        return errAsync(errors.badRequest(`The ${module.id} integration cannot read the body.`));
+      }
+      if (parsed.isErr()) return errAsync(errors.badRequest(parsed.error));
+      const { recipient_record_id, ...input } = parsed.value;
+      return deliveryByRecordId(deps, module, recipient_record_id).andThen((delivery) => processFeedback(deps, delivery, input, module.id));
+    },
+    integrations: deps.integrations,
+  };
+}
