@@ -7,6 +7,7 @@ import type { LeadService } from '../service';
 import { AUTHENTICATE_CHALLENGE, presentedKey } from './auth';
 import { bodyFormat, type BodyLimits, DEFAULT_BODY_LIMITS, hasBody, parseBody, parseQuery, readBody } from './body';
 import { header } from './headers';
+import { openApiDocument } from './openapi';
 import { createRouter } from './router';
 import { coreRoutes } from './routes';
 import { internalProblem, type Problem, problemOf } from './status';
@@ -54,7 +55,16 @@ function replyResponse(reply: Reply): HttpResponse {
  */
 export function createHttpHandler(service: LeadService, options: HttpHandlerOptions = {}): HttpHandler {
   const limits: BodyLimits = { ...DEFAULT_BODY_LIMITS, ...options.limits };
-  const match = createRouter([...coreRoutes(service), ...(options.routes ?? [])]);
+  const routes = [...coreRoutes(service), ...(options.routes ?? [])];
+  let spec: unknown;
+  const openapi: Route = {
+    method: 'GET',
+    path: '/openapi.json',
+    auth: 'none',
+    summary: 'This API as an OpenAPI 3.1 document',
+    handle: async () => ok({ status: 200, json: (spec ??= openApiDocument([...routes, openapi])) }),
+  };
+  const match = createRouter([...routes, openapi]);
   const { logger } = service;
 
   const authenticate = async (request: HttpRequest, route: Route): Promise<Result<Principal | undefined, LeadrouteError>> => {

@@ -1,6 +1,7 @@
 import type { Result, ResultAsync } from 'neverthrow';
 import type { Principal } from '../context';
 import type { LeadrouteError } from '../errors';
+import type { JsonSchema } from './schemas';
 
 /** A request as any web framework can hand it over. */
 export interface HttpRequest {
@@ -42,6 +43,27 @@ export interface RouteContext {
 
 export type RouteResult = ResultAsync<Reply, LeadrouteError> | Promise<Result<Reply, LeadrouteError>>;
 
+/** A query parameter as the OpenAPI document describes it. */
+export interface QueryParamDoc {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: JsonSchema;
+  readonly required?: boolean;
+}
+
+/** What the OpenAPI document says of a route beyond what the route table already knows. */
+export interface RouteDoc {
+  readonly query?: readonly QueryParamDoc[];
+  /** The request body's schema (JSON; XML and form carry the same fields). */
+  readonly body?: JsonSchema;
+  /** The success body's schema. */
+  readonly response?: JsonSchema;
+  /** The success status. @default 201 for POST, else 200 */
+  readonly status?: number;
+  /** Statuses the route answers besides those every route of its kind does, with what they mean. */
+  readonly errors?: Readonly<Record<number, string>>;
+}
+
 interface RouteBase {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** `/entities/:id` style; `:name` segments become params. */
@@ -51,6 +73,8 @@ interface RouteBase {
   readonly produces?: readonly string[];
   /** Whether the route reads a body. @default false */
   readonly readsBody?: boolean;
+  /** For the OpenAPI document. */
+  readonly doc?: RouteDoc;
   /**
    * Answers an error of this route with a reply of its own instead of the generic
    * problem+json, for the few endpoints whose spec fixes error bodies or statuses.

@@ -1,6 +1,7 @@
 import type { RecordedRequest } from '../../ports/integrations';
 import type { LeadService } from '../../service';
 import { json, JSON_OR_XML, negotiated } from '../reply';
+import { schemaRef } from '../schemas';
 import type { Route, RouteContext } from '../types';
 
 const MAX_RECORDED_BODY = 64 * 1024;
@@ -28,14 +29,15 @@ export function flowRoutes(service: LeadService): Route[] {
     readsBody: true,
     produces: JSON_OR_XML,
     summary: kind === 'submit' ? 'Submit a lead to a flow from a source' : 'Ping: price a lead without delivering it',
+    doc: { body: { type: 'object', description: 'Lead fields.' }, response: schemaRef('IntakeResult') },
     handle: (c) =>
       leads[kind](c.params.flow_id ?? '', c.params.source_id ?? '', c.body, { request: recorded(c, clock.now()) }).map(negotiated(c.mediaType, 201, 'result')),
   });
   return [
-    { method: 'GET', path: '/flows', auth: 'key', summary: "List the account's flows", handle: (c) => flows.list(c.principal).map(json(200)) },
-    { method: 'POST', path: '/flows', auth: 'key', readsBody: true, summary: 'Create a flow', handle: (c) => flows.create(c.principal, c.body).map(json(201)) },
-    { method: 'GET', path: '/flows/:id', auth: 'key', summary: 'Get a flow', handle: (c) => flows.get(c.principal, c.params.id ?? '').map(json(200)) },
-    { method: 'PUT', path: '/flows/:id', auth: 'key', readsBody: true, summary: "Replace a flow's configuration", handle: (c) => flows.update(c.principal, c.params.id ?? '', c.body).map(json(200)) },
+    { method: 'GET', path: '/flows', auth: 'key', summary: "List the account's flows", doc: { response: { type: 'array', items: schemaRef('Flow') } }, handle: (c) => flows.list(c.principal).map(json(200)) },
+    { method: 'POST', path: '/flows', auth: 'key', readsBody: true, summary: 'Create a flow', doc: { body: schemaRef('FlowInput'), response: schemaRef('Flow') }, handle: (c) => flows.create(c.principal, c.body).map(json(201)) },
+    { method: 'GET', path: '/flows/:id', auth: 'key', summary: 'Get a flow', doc: { response: schemaRef('Flow') }, handle: (c) => flows.get(c.principal, c.params.id ?? '').map(json(200)) },
+    { method: 'PUT', path: '/flows/:id', auth: 'key', readsBody: true, summary: "Replace a flow's configuration", doc: { body: schemaRef('FlowInput'), response: schemaRef('Flow'), errors: { 409: 'The flow changed since it was read.' } }, handle: (c) => flows.update(c.principal, c.params.id ?? '', c.body).map(json(200)) },
     intake('submit'),
     intake('ping'),
   ];

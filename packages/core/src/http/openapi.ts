@@ -1,0 +1,77 @@
+import { HANDLER_VERSION } from '../events/types';
+import { ID_SCHEMA, type JsonSchema, SCHEMAS, schemaRef } from './schemas';
+import type { Route } from './types';
+
+/** An OpenAPI 3.1 document. */
+export type OpenApiDocument = { readonly openapi: '3.1.0'; readonly [key: string]: unknown };
+
+const BODY_TYPES = ['application/json', 'application/xml', 'text/xml', 'application/x-www-form-urlencoded'];
+const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: schemaRef('Problem') } } });
+
+/** Statuses every route of a kind answers, from what the route table says of it. */
+function derivedErrors(route: Route): Record<number, string> {
+  const errors: Record<number, string> = { 404: 'Unknown resource, or one of another account.', 500: 'Internal error.', 503: 'Storage unavailable.' };
+  if (route.auth === 'key') errors[401] = route.leadData ? 'Missing or invalid API key, or a free account (no access to leads).' : 'Missing or invalid API key.';
+  if (route.path.includes(':') || route.doc?.query) errors[400] = 'Invalid parameters.';
+  if (route.produces && route.produces.length > 0) errors[406] = `Accept names none of ${route.produces.join(', ')}.`;
+  if (route.readsBody) {
+    Object.assign(errors, { 400: 'The body cannot be parsed as its Content-Type.', 413: 'Body larger than 10 MB.', 415: 'Body without Content-Type, or an unsupported one.', 422: 'The body is not valid.' });
+  }
+  return { ...errors, ...route.doc?.errors };
+}
+
+function operation(route: Route): Record<string, unknown> {
+  const params = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: name === 'recipient_name' || name === 'key' || name === 'cert_id' ? { type: 'string' } : ID_SCHEMA,
+  }));
+  const query = (route.doc?.query ?? []).map((q) => ({ name: q.name, in: 'query', required: q.required ?? false, description: q.description, schema: q.schema }));
+  const produces = route.produces ?? ['application/json'];
+  const status = route.doc?.status ?? (route.method === 'POST' ? 201 : 200);
+  const responseSchema = route.doc?.response ?? {};
+  const responses: Record<string, unknown> = {
+    [status]: { description: 'Success.', content: Object.fromEntries(produces.map((type) => [type, { schema: responseSchema }])) },
+  };
+  for (const [code, description] of Object.entries(derivedErrors(route))) responses[code] = problem(description);
+  return {
+    operationId: `${route.method.toLowerCase()}${route.path.replace(/[/:{}.-]+(\w)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+    summary: route.summary,
+    ...(route.auth === 'key' ? { security: [{ basic: [] }, { bearer: [] }] } : { security: [] }),
+    ...(params.length + query.length > 0 ? { parameters: [...params, ...query] } : {}),
+    ...(route.readsBody
+      ? { requestBody: { required: false, content: Object.fromEntries(BODY_TYPES.map((type) => [type, { schema: route.doc?.body ?? { type: 'object' } }])) } }
+      : {}),
+    responses,
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document of a route table: generated, never written by hand, so
+ * it cannot drift from what the handler serves.
+ */
+export function openApiDocument(routes: readonly Route[], options: { title?: string; serverUrl?: string } = {}): OpenApiDocument {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(route) };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: options.title ?? 'Leadroute API',
+      version: HANDLER_VERSION,
+      description: 'Lead routing: flows, events, feedback, exports, statistics, search, alerts, entities, firehose and certificates.',
+    },
+    ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
+    components: {
+      securitySchemes: {
+        basic: { type: 'http', scheme: 'basic', description: 'User name `API`, password the API key.' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'The API key as a bearer token.' },
+      },
+      schemas: SCHEMAS as Record<string, JsonSchema>,
+    },
+    paths,
+  };
+}

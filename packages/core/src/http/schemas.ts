@@ -1,0 +1,151 @@
+/** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
+export type JsonSchema = { readonly [key: string]: unknown };
+
+const id = { type: 'string', pattern: '^[0-9a-fA-F]{24}$' } as const;
+const ruleId = { type: 'string', pattern: '^[0-9a-zA-Z]{6}$' } as const;
+const dateTime = { type: 'string', format: 'date-time' } as const;
+const nullable = (schema: JsonSchema): JsonSchema => ({ oneOf: [schema, { type: 'null' }] });
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+/** Schemas shared by the OpenAPI document, referenced as `#/components/schemas/<name>`. */
+export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+  Problem: {
+    type: 'object',
+    description: 'RFC 9457 problem details.',
+    required: ['type', 'title', 'status', 'detail', 'code'],
+    properties: {
+      type: { type: 'string' },
+      title: { type: 'string' },
+      status: { type: 'integer' },
+      detail: { type: 'string' },
+      code: { type: 'string', description: 'Stable error kind, e.g. NotFound, Validation.' },
+      errors: { type: 'array', items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+    },
+  },
+  Rule: {
+    type: 'object',
+    required: ['lhv', 'op'],
+    properties: {
+      id: ruleId,
+      lhv: { type: 'string' },
+      op: { type: 'string' },
+      rhv: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: { type: ['string', 'number', 'boolean'] } }] },
+      rule_set: ref('RuleSet'),
+    },
+  },
+  RuleSet: {
+    type: 'object',
+    required: ['op', 'rules'],
+    properties: { id: ruleId, op: { enum: ['and', 'or'] }, reason: { type: 'string' }, rules: { type: 'array', minItems: 1, items: { oneOf: [ref('Rule'), ref('RuleSet')] } } },
+  },
+  EntityInput: {
+    type: 'object',
+    properties: {
+      name: { type: 'string', maxLength: 200 },
+      description: { type: 'string' },
+      deprecated: { type: 'boolean' },
+      see: nullable(id),
+      field_suffix: nullable({ type: 'string', pattern: '^[a-z0-9_]{1,32}$' }),
+      flow_ids: { type: 'array', items: id },
+      logo_url: nullable({ type: 'string', format: 'uri' }),
+      module_ids: { type: 'array', items: { type: 'string', pattern: '^platform-[A-Za-z0-9_-]+\\.(inbound|outbound)\\.[A-Za-z0-9_-]+$' } },
+      source: { enum: ['seller', 'form', 'other', null] },
+      recipient: { enum: ['buyer', 'crm', 'analytics', 'enhancement', 'esp', 'other', null] },
+      time_zone: nullable({ type: 'string' }),
+      consent_certified_vendor: { type: 'boolean' },
+      website: nullable({ type: 'string', format: 'uri' }),
+    },
+  },
+  Entity: {
+    allOf: [
+      ref('EntityInput'),
+      {
+        type: 'object',
+        required: ['id', 'name', 'module_ids', 'source', 'recipient'],
+        properties: {
+          id,
+          standard: { type: 'boolean' },
+          account: { type: ['boolean', 'null'] },
+          pending: { type: 'boolean' },
+          connected: { enum: ['seller', 'buyer', 'both', null] },
+          connected_account_id: nullable(id),
+          invitation_id: nullable(id),
+          invitation_expires_at: { type: ['string', 'null'] },
+          expired: { type: 'boolean' },
+          created_at: dateTime,
+          updated_at: dateTime,
+        },
+      },
+    ],
+  },
+  EntityAliasInput: { type: 'object', properties: { entity_id: id, entity_alias: { type: 'string', maxLength: 200 } } },
+  EntityAlias: {
+    type: 'object',
+    required: ['id', 'entity_id', 'entity_alias', 'account_id', 'created_at', 'updated_at'],
+    properties: { id, entity_id: id, entity_alias: { type: 'string' }, account_id: id, created_at: dateTime, updated_at: dateTime },
+  },
+  FlowInput: {
+    type: 'object',
+    required: ['name'],
+    properties: {
+      name: { type: 'string' },
+      enabled: { type: 'boolean' },
+      fields: { type: 'array', items: { type: 'object', required: ['id', 'type'], properties: { id: { type: 'string' }, type: { type: 'string' } } } },
+      acceptance_criteria: ref('RuleSet'),
+      ping_limits: { type: 'array', items: { type: 'object' } },
+      firehose: { type: 'object' },
+      sources: { type: 'array', items: { type: 'object', required: ['entity_id'], properties: { entity_id: id, acceptance_criteria: ref('RuleSet') } } },
+      steps: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['type', 'entity_id'],
+          properties: { id: { type: 'string' }, type: { enum: ['recipient', 'filter'] }, entity_id: id, module_id: { type: 'string' }, config: { type: 'object' }, rule_set: ref('RuleSet') },
+        },
+      },
+    },
+  },
+  Flow: { allOf: [ref('FlowInput'), { type: 'object', required: ['id', 'version'], properties: { id, version: { type: 'integer' }, created_at: dateTime, updated_at: dateTime } }] },
+  IntakeResult: {
+    type: 'object',
+    required: ['outcome', 'lead', 'price'],
+    properties: { outcome: { enum: ['success', 'failure', 'error'] }, reason: { type: 'string' }, lead: { type: 'object', properties: { id } }, price: { type: 'number' } },
+  },
+  Event: {
+    type: 'object',
+    description: 'An event record: a self-contained snapshot of the lead at the moment it visited a step.',
+    required: ['id', 'type', 'outcome', 'reason', 'vars'],
+    properties: {
+      id,
+      type: { type: 'string' },
+      outcome: { type: 'string' },
+      reason: { type: 'string' },
+      vars: { type: 'object' },
+      lead_id: id,
+      flow_id: id,
+      source_id: id,
+      recipient_id: nullable(id),
+      start_timestamp: { type: 'integer' },
+      end_timestamp: { type: 'integer' },
+      expires_at: dateTime,
+    },
+  },
+  EventQuery: {
+    type: 'object',
+    properties: {
+      start: dateTime,
+      end: dateTime,
+      rules: { type: 'array', items: { oneOf: [ref('Rule'), ref('RuleSet')] } },
+      include: { type: 'array', items: { type: 'string' } },
+      exclude: { type: 'array', items: { type: 'string' } },
+      limit: { type: 'integer', minimum: 1, maximum: 1000 },
+      sort: { enum: ['asc', 'desc'] },
+      after_id: id,
+      before_id: id,
+      type: { type: 'array', items: { type: 'string' } },
+    },
+  },
+};
+
+export const schemaRef = ref;
+export const ID_SCHEMA: JsonSchema = id;
