@@ -1,4 +1,4 @@
-import { anAccount, anAlias, anEntity, anApiKey, runSuites, type StorageHarness, storageSuites } from '@leadroute/testkit';
+import { aLead, anAccount, anAlias, anEntity, anApiKey, anEvent, runSuites, type StorageHarness, storageSuites } from '@leadroute/testkit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStorage } from './index';
@@ -60,6 +60,40 @@ describe.skipIf(!available)('postgres', () => {
       const account = anAccount({ created_at: '2026-01-01T01:00:00.000+01:00' });
       await storage.accounts.insert(account);
       expect((await storage.accounts.get(account.id))._unsafeUnwrap()?.created_at).toBe('2026-01-01T00:00:00.000Z');
+    });
+  });
+
+  describe('jsonb documents', () => {
+    it('keeps an event as a jsonb body beside the columns the API filters on', async () => {
+      const { storage } = await setup();
+      const event = anEvent(anAccount().id, { key: 'REF-1' });
+      await storage.events.insert(event);
+      const { rows } = await db.pool.query<Record<string, unknown>>(
+        `SELECT jsonb_typeof(body) AS body, body->'vars'->'lead'->>'state' AS state, account_id, type, key, start_timestamp, expires_at
+         FROM ${qualified(db.schema, 'events')} WHERE id = $1`,
+        [event.id],
+      );
+      expect(rows[0]).toMatchObject({ body: 'object', state: 'TX', account_id: event.account_id, type: 'recipient', key: 'REF-1', start_timestamp: event.start_timestamp });
+      expect((rows[0]?.expires_at as Date).toISOString()).toBe(event.expires_at);
+    });
+
+    it('gives back exactly what jsonb cannot hold as is: NULs, lone surrogates, a look-alike of its own wrapper', async () => {
+      const { storage } = await setup();
+      const account = anAccount().id;
+      const odd = { nul: 'a\u0000b', lone: 'x\ud800', low: '\udc00', pair: '😀', backslash: '\\u0000' };
+      const lead = aLead(account, { fields: { ...odd, nested: [odd] } });
+      const wrapperLike = aLead(account, { fields: { '$leadroute:json': '{"a":1}' } });
+      const event = anEvent(account, { vars: { lead: odd }, key: 'REF\u0000NUL' });
+      for (const inserted of [await storage.leads.insert(lead), await storage.leads.insert(wrapperLike), await storage.events.insert(event)]) {
+        expect(inserted.isOk()).toBe(true);
+      }
+      expect((await storage.leads.get(lead.id))._unsafeUnwrap()).toEqual(lead);
+      expect((await storage.leads.get(wrapperLike.id))._unsafeUnwrap()).toEqual(wrapperLike);
+      expect((await storage.events.get(event.id))._unsafeUnwrap()).toEqual(event);
+      const live = '2026-01-01T00:00:00.000Z';
+      expect((await storage.events.findByReference('REF\u0000NUL', live))._unsafeUnwrap().map((e) => e.id)).toEqual([event.id]);
+      // The column drops the NUL; the exact comparison happens on the body.
+      expect((await storage.events.findByReference('REFNUL', live))._unsafeUnwrap()).toEqual([]);
     });
   });
 

@@ -36,3 +36,38 @@ export function isoOrNull(value: Date | string | null): string | null {
 export function json<T>(value: T | string): T {
   return typeof value === 'string' ? (JSON.parse(value) as T) : value;
 }
+
+/** The one key of a document {@link toJsonb} had to wrap. */
+const WRAPPED = '$leadroute:json';
+
+/**
+ * JSON text that jsonb refuses: a NUL (`\u0000`) or a lone surrogate, which JSON
+ * allows and lead data from outside can carry. (A false positive on a literal
+ * backslash sequence only costs a wrap.)
+ */
+const JSONB_REFUSES = /\\u0000|\\ud[89a-f]/i;
+
+const isWrapped = (value: unknown): value is Record<typeof WRAPPED, string> =>
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.keys(value).length === 1 &&
+  typeof (value as Record<string, unknown>)[WRAPPED] === 'string';
+
+/**
+ * A value as text for a `$n::jsonb` parameter. A value jsonb cannot hold as is is
+ * stored as `{"$leadroute:json": "<its JSON text>"}` (the escapes are then plain
+ * characters of a string), and so is a value that already looks like that wrapper,
+ * so {@link fromJsonb} gives every value back exactly. What a store queries on lives
+ * in ordinary columns, so a wrapped body is only ever read whole.
+ */
+export function toJsonb(value: unknown): string {
+  const text = JSON.stringify(value);
+  return JSONB_REFUSES.test(text) || isWrapped(value) ? JSON.stringify({ [WRAPPED]: text }) : text;
+}
+
+/** What {@link toJsonb} stored, as the value it was given. */
+export function fromJsonb<T>(value: T | string): T {
+  const parsed = json<unknown>(value);
+  return (isWrapped(parsed) ? JSON.parse(parsed[WRAPPED]) : parsed) as T;
+}

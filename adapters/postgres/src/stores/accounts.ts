@@ -1,6 +1,6 @@
 import type { Account, AccountStore, ApiKeyRecord, User } from '@leadroute/core';
 import { type Queryable, query } from '../query';
-import { iso, json, qualified } from '../sql';
+import { fromJsonb, iso, qualified, toJsonb } from '../sql';
 
 interface AccountRow {
   id: string;
@@ -30,7 +30,7 @@ const toAccount = (row: AccountRow): Account => ({
 const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
   hash: row.hash,
   account_id: row.account_id,
-  user: json(row.user),
+  user: fromJsonb(row.user),
   created_at: iso(row.created_at),
 });
 
@@ -56,7 +56,7 @@ export function accountStore(db: Queryable, schema: string): AccountStore {
       query(db, 'insert API key', `INSERT INTO ${keys} (hash, account_id, "user", created_at) VALUES ($1, $2, $3::jsonb, $4)`, [
         k.hash,
         k.account_id,
-        JSON.stringify(k.user),
+        toJsonb(k.user),
         k.created_at,
       ]).map(() => undefined),
     findKey: (hash) =>

@@ -1,12 +1,19 @@
 import type { EventStore, EventStoreQuery, StoredEvent } from '@leadroute/core';
 import { type Queryable, query } from '../query';
-import { json, qualified } from '../sql';
+import { fromJsonb, qualified, toJsonb } from '../sql';
 
 interface EventRow {
   body: StoredEvent | string;
 }
 
-const toEvent = (row: EventRow): StoredEvent => json(row.body);
+const toEvent = (row: EventRow): StoredEvent => fromJsonb(row.body);
+
+/**
+ * The `key` column: the recipient's reference without NULs, which a text column
+ * cannot hold. The body keeps the exact reference, and {@link eventStore}'s
+ * `findByReference` compares against that, so the column is only the index's way in.
+ */
+const keyColumn = (reference: string): string => reference.replaceAll('\u0000', '');
 
 /** The WHERE clause and parameters of one page of {@link EventStoreQuery}. */
 export function eventFilter(q: EventStoreQuery): { where: string; values: unknown[] } {
@@ -41,7 +48,7 @@ export function eventStore(db: Queryable, schema: string): EventStore {
         'insert event',
         `INSERT INTO ${table} (id, account_id, type, start_timestamp, lead_id, flow_id, key, expires_at, body)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)`,
-        [e.id, e.account_id, e.type, e.start_timestamp, e.lead_id, e.flow_id, e.key ?? null, e.expires_at, JSON.stringify(e)],
+        [e.id, e.account_id, e.type, e.start_timestamp, e.lead_id, e.flow_id, e.key ? keyColumn(e.key) : null, e.expires_at, toJsonb(e)],
       ).map(() => undefined),
     get: (id) => query<EventRow>(db, 'get event', `SELECT body FROM ${table} WHERE id = $1`, [id]).map(({ rows: [row] }) => (row ? toEvent(row) : undefined)),
     query: (q) => {
@@ -56,9 +63,9 @@ export function eventStore(db: Queryable, schema: string): EventStore {
     },
     findByReference: (reference, liveAt) =>
       query<EventRow>(db, 'find events by reference', `SELECT body FROM ${table} WHERE key = $1 AND expires_at > $2 ORDER BY id DESC`, [
-        reference,
+        keyColumn(reference),
         liveAt,
-      ]).map(({ rows }) => rows.map(toEvent)),
+      ]).map(({ rows }) => rows.map(toEvent).filter((event) => event.key === reference)),
     purgeExpired: (before) =>
       query(db, 'purge expired events', `DELETE FROM ${table} WHERE expires_at < $1`, [before]).map(({ rowCount }) => rowCount),
   };

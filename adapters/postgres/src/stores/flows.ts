@@ -1,7 +1,7 @@
 import { errors, type FlowRecord, type FlowStore, type StoreError } from '@leadroute/core';
 import { errAsync, okAsync } from 'neverthrow';
 import { type Queryable, query } from '../query';
-import { json, qualified } from '../sql';
+import { fromJsonb, qualified, toJsonb } from '../sql';
 
 interface FlowRow {
   body: FlowRecord | string;
@@ -20,20 +20,20 @@ export function flowStore(db: Queryable, schema: string): FlowStore {
         flow.id,
         flow.account_id,
         flow.version,
-        JSON.stringify(flow),
+        toJsonb(flow),
       ]).map(() => undefined),
-    get: (id) => query<FlowRow>(db, 'get flow', `SELECT body FROM ${table} WHERE id = $1`, [id]).map(({ rows: [row] }) => (row ? json(row.body) : undefined)),
+    get: (id) => query<FlowRow>(db, 'get flow', `SELECT body FROM ${table} WHERE id = $1`, [id]).map(({ rows: [row] }) => (row ? fromJsonb(row.body) : undefined)),
     // IDs grow with creation time, so ID order is oldest first.
     listByAccount: (accountId) =>
       query<FlowRow>(db, 'list flows', `SELECT body FROM ${table} WHERE account_id = $1 ORDER BY id`, [accountId]).map(({ rows }) =>
-        rows.map((row) => json(row.body)),
+        rows.map((row) => fromJsonb(row.body)),
       ),
     update: (flow, expectedVersion) =>
       query(db, 'update flow', `UPDATE ${table} SET account_id = $2, version = $3, body = $4::jsonb WHERE id = $1 AND version = $5`, [
         flow.id,
         flow.account_id,
         flow.version,
-        JSON.stringify(flow),
+        toJsonb(flow),
         expectedVersion,
       ]).andThen(({ rowCount }) =>
         rowCount > 0

@@ -1,6 +1,6 @@
 import type { LeadRecord, LeadStore } from '@leadroute/core';
 import { type Queryable, query } from '../query';
-import { iso, isoOrNull, json, qualified } from '../sql';
+import { fromJsonb, iso, isoOrNull, qualified, toJsonb } from '../sql';
 
 type LeadRow = Omit<LeadRecord, 'submission_timestamp' | 'returned_at' | 'expires_at' | 'fields'> & {
   submission_timestamp: Date | string;
@@ -15,7 +15,7 @@ const COLUMNS =
 const toLead = (row: LeadRow): LeadRecord => ({
   ...row,
   submission_timestamp: iso(row.submission_timestamp),
-  fields: json(row.fields),
+  fields: fromJsonb(row.fields),
   returned_at: isoOrNull(row.returned_at),
   expires_at: iso(row.expires_at),
 });
@@ -33,7 +33,7 @@ export function leadStore(db: Queryable, schema: string): LeadStore {
         l.source_id,
         l.source_name,
         l.submission_timestamp,
-        JSON.stringify(l.fields),
+        toJsonb(l.fields),
         l.purchase_price,
         l.latest_event_id,
         l.returned_at,

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Queryable } from './query';
+import { counterStore } from './stores/counters';
+import { credentialStore } from './stores/credentials';
+import { eventStore } from './stores/events';
+import { flowStore } from './stores/flows';
+import { leadStore } from './stores/leads';
+import { rollupStore } from './stores/rollups';
+import { databaseAvailable, freshSchema, type TestSchema } from './test-support';
+
+const available = await databaseAvailable('plans.test.ts');
+
+const ACCOUNT = '6955b9042769f57ff087f281';
+const ID = '6955bcd52769f57ff087f652';
+const LIVE = '2026-01-01T00:00:00.000Z';
+
+/** A Queryable that records what a store would send instead of sending it. */
+function recorder(): Queryable & { readonly sent: { text: string; values: unknown[] }[] } {
+  const sent: { text: string; values: unknown[] }[] = [];
+  const query = (text: string, values?: unknown[]) => {
+    sent.push({ text, values: values ?? [] });
+    return Promise.resolve({ rows: [], rowCount: 0 });
+  };
+  return { sent, query: query as unknown as Queryable['query'] };
+}
+
+/**
+ * Each hot statement, as the store builds it, has a plan on the index meant for it.
+ * Sequential scans are disabled for the EXPLAIN so that the planner shows which
+ * index it can use rather than what is cheapest on an empty table: a statement
+ * with no usable index still plans a Seq Scan and fails here, and a page that
+ * cannot come off an index in order still plans a Sort.
+ */
+describe.skipIf(!available)('postgres query plans', () => {
+  let db: TestSchema;
+  beforeAll(async () => {
+    db = await freshSchema();
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  const plan = async (text: string, values: unknown[], sorts: boolean): Promise<string> => {
+    const client = await db.pool.connect();
+    try {
+      await client.query('BEGIN');
+      // Paging must walk an index in order, never sort a result set: sorts and bitmap
+      // scans (which lose the order) are priced out too, as they would be on a big table.
+      await client.query('SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off');
+      if (!sorts) await client.query('SET LOCAL enable_sort = off');
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values);
+      return rows.map((row) => row['QUERY PLAN']).join('\n');
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+  };
+
+  const cases: [string, (db: Queryable, schema: string) => PromiseLike<unknown>, string, { sorts?: true }?][] = [
+    ['an events page', (q, s) => eventStore(q, s).query({ account_id: ACCOUNT, live_at: LIVE, sort: 'desc', limit: 100 }), 'events_account_id'],
+    [
+      'the next events page, filtered by type and time',
+      (q, s) => eventStore(q, s).query({ account_id: ACCOUNT, live_at: LIVE, sort: 'asc', limit: 100, after_id: ID, types: ['recipient'], start: 1, end: 2 }),
+      'events_account_id',
+    ],
+    ["a lead's events", (q, s) => eventStore(q, s).query({ account_id: ACCOUNT, live_at: LIVE, sort: 'desc', limit: 100, lead_id: ID }), 'events_account_lead'],
+    // A reference names one lead's deliveries: a handful of rows, sorted after the lookup.
+    ['events by recipient reference', (q, s) => eventStore(q, s).findByReference('REF-1', LIVE), 'events_key', { sorts: true }],
+    ['the events purge', (q, s) => eventStore(q, s).purgeExpired(LIVE), 'events_expires_at'],
+    ['the leads purge', (q, s) => leadStore(q, s).purgeExpired(LIVE), 'leads_expires_at'],
+    ['marking a lead returned', (q, s) => leadStore(q, s).markReturned(ID, LIVE), 'leads_pkey'],
+    ["an account's flows", (q, s) => flowStore(q, s).listByAccount(ACCOUNT), 'flows_account_id'],
+    ["an account's credentials", (q, s) => credentialStore(q, s).listByAccount(ACCOUNT), 'credentials_account_id'],
+    ['a counter', (q, s) => counterStore(q, s).get('cap:1'), 'counters_pkey'],
+    [
+      "an account's statistics",
+      (q, s) => rollupStore(q, s).query({ account_id: ACCOUNT, from: LIVE, to: '2026-01-02T00:00:00.000Z', kinds: ['source'] }),
+      'rollups_pkey',
+    ],
+    // A detector pass reads a short window: the hour index finds its cells, and the few accounts are then sorted.
+    ['the accounts active in a window', (q, s) => rollupStore(q, s).activeAccounts(LIVE, '2026-01-02T00:00:00.000Z'), 'rollups_hour', { sorts: true }],
+  ];
+
+  it.each(cases.map(([name, call, index, options]) => ({ name, call, index, sorts: options?.sorts ?? false })))(
+    '$name uses $index',
+    async ({ call, index, sorts }) => {
+      const spy = recorder();
+      await call(spy, db.schema);
+      const [statement] = spy.sent;
+      expect(spy.sent).toHaveLength(1);
+      const text = await plan(statement?.text ?? '', statement?.values ?? [], sorts);
+      expect(text).toContain(index);
+      expect(text).not.toContain('Seq Scan');
+      if (!sorts) expect(text).not.toMatch(/\bSort\b/);
+    },
+  );
+});
