@@ -2,6 +2,7 @@ import type { Storage } from '@leadroute/core';
 import { eventStore } from './event-store';
 import { counterStore, credentialStore, flowStore, leadStore } from './flow-stores';
 import { rollupStore } from './rollup-store';
+import { memorySearchIndex } from './search-index';
 import { accountStore, aliasStore, entityStore } from './stores';
 import { createTables, type MemoryTables } from './tables';
 
@@ -33,5 +34,6 @@ export function memoryStorage(): MemoryStorage {
     counters: counterStore(tables),
     credentials: credentialStore(tables),
     rollups: rollupStore(tables.rollups),
+    search: memorySearchIndex(tables.search),
   };
 }

@@ -1,4 +1,5 @@
 import type { RollupTable } from './rollup-store';
+import type { SearchTable } from './search-index';
 import type { Account, ApiKeyRecord, CredentialRecord, EntityAlias, EntityRecord, FlowRecord, Id, LeadRecord, StoredEvent } from '@leadroute/core';
 
 /** The memory adapter's backing maps; tests read them directly to check what was really stored. */
@@ -17,6 +18,8 @@ export interface MemoryTables {
   readonly counters: Map<string, { count: number; expires_at: string }>;
   readonly credentials: Map<Id, CredentialRecord>;
   readonly rollups: RollupTable;
+  /** The search index, one per account. */
+  readonly search: SearchTable;
 }
 
 export function createTables(): MemoryTables {
@@ -33,6 +36,7 @@ export function createTables(): MemoryTables {
     counters: new Map(),
     credentials: new Map(),
     rollups: new Map(),
+    search: new Map(),
   };
 }
 

@@ -15,6 +15,7 @@ export * from './integrations';
 export * from './notifications';
 export * from './ports';
 export * from './rules';
+export * from './search';
 export * from './stats';
 export { createLeadService, type LeadService, type LeadServiceOptions, missingStorageMethods } from './service';
 export { isoTime, isTimeZone } from './time';

@@ -19,6 +19,7 @@ import type { CloudStorageDrivers } from './ports/cloud-storage';
 import type { OutboundModule } from './ports/integrations';
 import { type Logger, silentLogger } from './ports/logger';
 import type { Storage } from './ports/storage';
+import { createSearchApi, type SearchApi, searchObserver } from './search';
 import { createStatsApi, rollupObserver, type StatsApi } from './stats';
 
 /** Options of {@link createLeadService}: the ports the service runs on. */
@@ -65,6 +66,8 @@ export interface LeadService {
   readonly feedback: FeedbackApi;
   /** Event statistics from rollups (GET /events/stats). */
   readonly stats: StatsApi;
+  /** Full-text lead search (GET /search/leads). */
+  readonly search: SearchApi;
   /** Cloud storage validation (GET /firehose) and event delivery with spooling. */
   readonly firehose: FirehoseApi;
   /** Consent certificates and their ping data (the certificate handler). */
@@ -87,6 +90,7 @@ const REQUIRED_STORES: Record<keyof Storage, readonly string[]> = {
   counters: ['tryIncrement', 'decrement', 'get'],
   credentials: ['insert', 'get', 'listByAccount'],
   rollups: ['add', 'query', 'activeAccounts'],
+  search: ['index', 'search', 'purgeExpired'],
   spool: ['enqueue', 'lease', 'markDelivered', 'reschedule', 'count', 'purgeDelivered'],
   certificates: ['insert', 'get', 'findByPingToken', 'claim'],
 };
@@ -119,6 +123,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
   const integrations = createIntegrationRegistry(options.integrations, { certificates });
   const recorder = createEventRecorder({ storage, logger });
   recorder.observe(rollupObserver({ storage, clock }));
+  recorder.observe(searchObserver({ storage }));
   const firehose = createFirehoseApi({ storage, clock, logger, cloudStorage: options.cloudStorage ?? {}, ...(options.firehose ? { options: options.firehose } : {}) });
   observeFirehose(recorder, firehose);
   const entityName = async (_accountId: string, id: string): Promise<string> => {
@@ -136,6 +141,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     events: createEventsApi({ storage, clock }),
     feedback: createFeedbackApi({ storage, clock, logger, recorder, integrations: createFeedbackIntegrationRegistry(options.feedbackIntegrations), host: options.host ?? hostname() }),
     stats: createStatsApi({ storage, clock }),
+    search: createSearchApi({ storage, clock }),
     firehose,
     certificates,
     integrations,

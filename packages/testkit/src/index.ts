@@ -11,12 +11,14 @@ import { eventStoreSuite } from './suites/events';
 import { credentialStoreSuite, flowStoreSuite } from './suites/flows';
 import { counterStoreSuite, leadStoreSuite } from './suites/leads';
 import { rollupStoreSuite } from './suites/rollups';
+import { searchIndexSuite } from './suites/search';
 import type { Suite } from './harness';
 
 export { eventStoreSuite } from './suites/events';
 export { credentialStoreSuite, flowStoreSuite } from './suites/flows';
 export { counterStoreSuite, leadStoreSuite } from './suites/leads';
 export { rollupStoreSuite } from './suites/rollups';
+export { aSearchDocument, searchIndexSuite } from './suites/search';
 
 /** Every storage suite; an adapter runs them all with `runSuites(name, setup, storageSuites)`. */
 export const storageSuites: readonly Suite[] = [
@@ -29,6 +31,7 @@ export const storageSuites: readonly Suite[] = [
   counterStoreSuite,
   credentialStoreSuite,
   rollupStoreSuite,
+  searchIndexSuite,
 ];
 export { createTestService, type ManualClock, manualClock, type TestService } from './flows';
 export { spoolSuite } from './spool-suite';

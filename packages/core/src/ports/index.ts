@@ -11,6 +11,7 @@ export * from './leads';
 export * from './logger';
 export * from './notifier';
 export * from './rollups';
+export * from './search';
 export * from './spool';
 export * from './storage';
 export * from './store-error';

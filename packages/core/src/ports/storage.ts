@@ -6,6 +6,7 @@ import type { EventStore } from './events';
 import type { FlowStore } from './flows';
 import type { LeadStore } from './leads';
 import type { RollupStore } from './rollups';
+import type { SearchIndex } from './search';
 
 /**
  * Every storage port an adapter implements. Adapters (memory, PostgreSQL, MongoDB)
@@ -21,4 +22,6 @@ export interface Storage {
   readonly counters: CounterStore;
   readonly credentials: CredentialStore;
   readonly rollups: RollupStore;
+  /** The lead search index (GET /search/leads), following source events. */
+  readonly search: SearchIndex;
 }

@@ -4,9 +4,10 @@ import { entityRoutes } from './entities';
 import { eventRoutes } from './events';
 import { feedbackRoutes } from './feedback';
 import { flowRoutes } from './flows';
+import { searchRoutes } from './search';
 import { statsRoutes } from './stats';
 
 /** Every built-in route, one module per capability. */
 export function coreRoutes(service: LeadService): Route[] {
-  return [...entityRoutes(service), ...flowRoutes(service), ...statsRoutes(service), ...eventRoutes(service), ...feedbackRoutes(service)];
+  return [...entityRoutes(service), ...flowRoutes(service), ...statsRoutes(service), ...searchRoutes(service), ...eventRoutes(service), ...feedbackRoutes(service)];
 }

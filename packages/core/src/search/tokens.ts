@@ -1,0 +1,72 @@
+import type { SearchField, SearchPhrase } from '../ports/search';
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Lower case without diacritics: what every term and query token is compared in. */
+export function normalizeText(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** The words of a text, normalized, in order. */
+export function words(text: string): string[] {
+  return normalizeText(text).match(WORD) ?? [];
+}
+
+/** A phone's digits without a leading US country code. */
+export function phoneDigits(text: string): string {
+  const digits = text.replace(/\D/g, '');
+  return digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
+}
+
+/**
+ * The terms a field is indexed under. Phones are digits, not prose: the whole
+ * number and its exchange and line parts, so `555 123` and `(555) 123-4567` both
+ * find 5551234567 by prefix. E-mails index their words (`john.smith@example.com`
+ * is john, smith, example, com) rather than one unique term per address, which
+ * would make every short prefix expand to a term per lead.
+ */
+export function fieldTerms(field: SearchField, value: string): string[] {
+  if (value === '') return [];
+  if (field === 'phone_1' || field === 'phone_2') {
+    const d = phoneDigits(value);
+    if (d.length === 0) return words(value);
+    return d.length === 10 ? [d, d.slice(3), d.slice(6)] : [d];
+  }
+  return words(value);
+}
+
+/** The parts of a query: prefix terms (all must match) and exact phrases. */
+export interface ParsedSearch {
+  readonly terms: string[];
+  readonly phrases: SearchPhrase[];
+}
+
+/**
+ * Reads a search query: double-quoted phrases match as written (case- and
+ * accent-insensitive, at word boundaries); every other word is a prefix term.
+ * Punctuation separates words (`555-123` is two terms), an unpaired quote is
+ * punctuation.
+ */
+export function parseSearchText(query: string): ParsedSearch {
+  const phrases: SearchPhrase[] = [];
+  const rest = query.replace(/"([^"]*)"/g, (_m, inner: string) => {
+    const tokens = words(inner);
+    if (tokens.length > 0) phrases.push({ tokens, text: tokens.join(' ') });
+    return ' ';
+  });
+  return { terms: [...new Set(words(rest))], phrases };
+}
+
+/**
+ * Whether a field's text holds a phrase at word boundaries: the field's words,
+ * joined by single spaces, contain the phrase's words in order.
+ */
+export function holdsPhrase(field: SearchField, value: string, phrase: SearchPhrase): boolean {
+  const text = ` ${fieldWords(field, value).join(' ')} `;
+  return text.includes(` ${phrase.text} `);
+}
+
+/** A field's words for phrases: a phone's digits as one word (as well as its written groups). */
+function fieldWords(field: SearchField, value: string): string[] {
+  return field === 'phone_1' || field === 'phone_2' ? [phoneDigits(value), '|', ...words(value)] : words(value);
+}
