@@ -1,6 +1,8 @@
 import type { Storage } from '@leadroute/core';
 import { eventStore } from './event-store';
+import { exportStore } from './export-store';
 import { counterStore, credentialStore, flowStore, leadStore } from './flow-stores';
+import { jobStore } from './job-store';
 import { rollupStore } from './rollup-store';
 import { memorySearchIndex } from './search-index';
 import { accountStore, aliasStore, entityStore } from './stores';
@@ -9,6 +11,8 @@ import { createTables, type MemoryTables } from './tables';
 export type { MemoryTables } from './tables';
 export { memorySpool } from './spool';
 export { memoryOutbox, type MemoryOutbox } from './outbox';
+export { memoryFileStore, type MemoryFileStore } from './file-store';
+export { directoryFileStore, type DirectoryFileStoreOptions } from './directory-file-store';
 
 /** In-memory storage: every port on plain maps, with `tables` exposed for tests. */
 export interface MemoryStorage extends Storage {
@@ -35,5 +39,7 @@ export function memoryStorage(): MemoryStorage {
     credentials: credentialStore(tables),
     rollups: rollupStore(tables.rollups),
     search: memorySearchIndex(tables.search),
+    exports: exportStore(tables.exports),
+    jobs: jobStore(tables.jobs),
   };
 }

@@ -1,3 +1,5 @@
+import type { ExportTable } from './export-store';
+import type { JobTable } from './job-store';
 import type { RollupTable } from './rollup-store';
 import type { SearchTable } from './search-index';
 import type { Account, ApiKeyRecord, CredentialRecord, EntityAlias, EntityRecord, FlowRecord, Id, LeadRecord, StoredEvent } from '@leadroute/core';
@@ -20,6 +22,8 @@ export interface MemoryTables {
   readonly rollups: RollupTable;
   /** The search index, one per account. */
   readonly search: SearchTable;
+  readonly exports: ExportTable;
+  readonly jobs: JobTable;
 }
 
 export function createTables(): MemoryTables {
@@ -37,6 +41,8 @@ export function createTables(): MemoryTables {
     credentials: new Map(),
     rollups: new Map(),
     search: new Map(),
+    exports: new Map(),
+    jobs: new Map(),
   };
 }
 

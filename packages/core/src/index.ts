@@ -7,6 +7,7 @@ export { type EntityInput, MODULE_ID_PATTERN } from './entities/validate';
 export { type ErrorType, errors, type Issue, type LeadrouteError } from './errors';
 export * from './events';
 export * from './feedback';
+export * from './exports';
 export * from './firehose';
 export * from './flows';
 export * from './http';

@@ -5,6 +5,9 @@ import { createEntitiesApi, type EntitiesApi } from './entities/service';
 import { standardEntity } from './entities/standard';
 import { createEventRecorder, type EventRecorder } from './events/recorder';
 import { createEventsApi, type EventsApi } from './events/service';
+import { loggingNotifier } from './exports/notify';
+import { createExportsApi, type ExportsApi } from './exports/service';
+import type { ExportOptions } from './exports/settings';
 import { createFeedbackApi, type FeedbackApi } from './feedback/service';
 import { createFeedbackIntegrationRegistry } from './feedback/integrations';
 import type { InboundFeedbackModule } from './feedback/types';
@@ -16,8 +19,10 @@ import { createFlowsApi, type FlowsApi } from './flows/service';
 import { createIntegrationRegistry, type IntegrationRegistry } from './integrations/registry';
 import { type Clock, systemClock } from './ports/clock';
 import type { CloudStorageDrivers } from './ports/cloud-storage';
+import type { FileStore } from './ports/files';
 import type { OutboundModule } from './ports/integrations';
 import { type Logger, silentLogger } from './ports/logger';
+import type { Notifier } from './ports/notifier';
 import type { Storage } from './ports/storage';
 import { createSearchApi, type SearchApi, searchObserver } from './search';
 import { createStatsApi, rollupObserver, type StatsApi } from './stats';
@@ -53,6 +58,19 @@ export interface LeadServiceOptions {
   readonly firehose?: FirehoseOptions;
   /** Certificate lifetimes and the certificate handler's public address. */
   readonly certificates?: CertificateOptions;
+  /**
+   * Sends e-mail (export notices, alerts).
+   * @default a notifier that logs each message's recipients and subject and drops it
+   * @example memoryOutbox() // @leadroute/memory, for tests; smtpNotifier(...) // @leadroute/smtp
+   */
+  readonly notifier?: Notifier;
+  /**
+   * Where export CSVs go. Without one, POST /exports answers 503.
+   * @example memoryFileStore() // @leadroute/memory; directoryFileStore({ dir }); s3FileStore({ driver, location })
+   */
+  readonly fileStore?: FileStore;
+  /** Export expiry, row limit, download-link secret and the background worker. */
+  readonly exports?: ExportOptions;
 }
 
 /** The service: one object whose sub-APIs the HTTP handler and embedding code call alike. */
@@ -72,6 +90,8 @@ export interface LeadService {
   readonly firehose: FirehoseApi;
   /** Consent certificates and their ping data (the certificate handler). */
   readonly certificates: CertificatesApi;
+  /** Background CSV exports of events, their files and download links. */
+  readonly exports: ExportsApi;
   readonly integrations: IntegrationRegistry;
   /** Where recorded events go; capabilities built on events observe it. */
   readonly recorder: EventRecorder;
@@ -93,6 +113,8 @@ const REQUIRED_STORES: Record<keyof Storage, readonly string[]> = {
   search: ['index', 'search', 'purgeExpired'],
   spool: ['enqueue', 'lease', 'markDelivered', 'reschedule', 'count', 'purgeDelivered'],
   certificates: ['insert', 'get', 'findByPingToken', 'claim'],
+  exports: ['insert', 'get', 'list', 'update', 'addDownload'],
+  jobs: ['enqueue', 'claim', 'extend', 'complete', 'fail', 'get'],
 };
 
 /** The storage methods an adapter lacks, as `store.method` names; empty when it is complete. */
@@ -126,6 +148,8 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
   recorder.observe(searchObserver({ storage }));
   const firehose = createFirehoseApi({ storage, clock, logger, cloudStorage: options.cloudStorage ?? {}, ...(options.firehose ? { options: options.firehose } : {}) });
   observeFirehose(recorder, firehose);
+  const notifier = options.notifier ?? loggingNotifier(logger);
+  const exports = createExportsApi({ storage, clock, logger, notifier, fileStore: options.fileStore, options: options.exports ?? {} });
   const entityName = async (_accountId: string, id: string): Promise<string> => {
     const builtIn = standardEntity(id);
     if (builtIn) return builtIn.name;
@@ -144,6 +168,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     search: createSearchApi({ storage, clock }),
     firehose,
     certificates,
+    exports,
     integrations,
     recorder,
     storage,

@@ -3,7 +3,9 @@ import type { CounterStore } from './counters';
 import type { CredentialStore } from './credentials';
 import type { AliasStore, EntityStore } from './entities';
 import type { EventStore } from './events';
+import type { ExportStore } from './exports';
 import type { FlowStore } from './flows';
+import type { JobStore } from './jobs';
 import type { LeadStore } from './leads';
 import type { RollupStore } from './rollups';
 import type { SearchIndex } from './search';
@@ -24,4 +26,8 @@ export interface Storage {
   readonly rollups: RollupStore;
   /** The lead search index (GET /search/leads), following source events. */
   readonly search: SearchIndex;
+  /** Export requests and their progress. */
+  readonly exports: ExportStore;
+  /** Leased background jobs (exports), shared by several processes. */
+  readonly jobs: JobStore;
 }

@@ -2,6 +2,7 @@ import type { LeadService } from '../../service';
 import type { Route } from '../types';
 import { entityRoutes } from './entities';
 import { eventRoutes } from './events';
+import { exportRoutes } from './exports';
 import { feedbackRoutes } from './feedback';
 import { flowRoutes } from './flows';
 import { searchRoutes } from './search';
@@ -9,5 +10,5 @@ import { statsRoutes } from './stats';
 
 /** Every built-in route, one module per capability. */
 export function coreRoutes(service: LeadService): Route[] {
-  return [...entityRoutes(service), ...flowRoutes(service), ...statsRoutes(service), ...searchRoutes(service), ...eventRoutes(service), ...feedbackRoutes(service)];
+  return [...entityRoutes(service), ...flowRoutes(service), ...statsRoutes(service), ...searchRoutes(service), ...eventRoutes(service), ...feedbackRoutes(service), ...exportRoutes(service)];
 }

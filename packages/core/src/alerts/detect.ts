@@ -1,0 +1,117 @@
+import { err, ok, type Result, ResultAsync } from 'neverthrow';
+import type { LeadrouteError } from '../errors';
+import type { Id } from '../ids';
+import type { StoredAlert } from '../ports/alerts';
+import type { Logger } from '../ports/logger';
+import type { Storage } from '../ports/storage';
+import { isoTime } from '../time';
+import type { AlertSettings } from './defaults';
+import type { DetectInput } from './finding';
+import { emptyCounts, type LifecycleCounts, type LifecycleDeps, reconcile } from './lifecycle';
+import { baselineWeeks, detectNoLeads } from './no-leads-detector';
+import { detectNewSources } from './new-source';
+import { detectRates } from './rate-detector';
+import { floorHour, HOUR_MS, localDayStart } from './windows';
+
+/** Options of one pass. */
+export interface DetectOptions {
+  /** How long a process holds an account's pass before another may take it over. @default 300000 */
+  readonly leaseMs?: number;
+  /** Accounts evaluated at the same time. @default 4 */
+  readonly concurrency?: number;
+}
+
+/** What a pass did. */
+export interface DetectReport extends LifecycleCounts {
+  /** Accounts evaluated. */
+  accounts: number;
+  /** Accounts another process was evaluating. */
+  skipped: number;
+}
+
+export interface DetectDeps {
+  readonly storage: Storage;
+  readonly logger: Logger;
+  readonly lifecycle: LifecycleDeps;
+  readonly settingsFor: (accountId: string) => ResultAsync<AlertSettings, LeadrouteError>;
+  /** This process's lease owner ID. */
+  readonly owner: string;
+}
+
+const DAY_MS = 24 * HOUR_MS;
+
+/** How far back the detectors read for these settings: the longest baseline plus window, and today. */
+function spanStart(settings: AlertSettings, now: number, dayStart: number): number {
+  let from = dayStart;
+  for (const [type, s] of Object.entries(settings.types)) {
+    if (!s.enabled || type === 'new-source') continue;
+    if (type === 'no-leads') {
+      const nl = settings.types['no-leads'];
+      from = Math.min(from, now - (baselineWeeks(nl.baseline_days) * 7 + 1) * DAY_MS - nl.zero_run_hours * HOUR_MS);
+    } else if ('window_minutes' in s) from = Math.min(from, now - s.window_minutes * 60_000 - s.baseline_days * DAY_MS);
+  }
+  return floorHour(from);
+}
+
+async function evaluate(deps: DetectDeps, accountId: Id, now: number, counts: LifecycleCounts): Promise<Result<void, LeadrouteError>> {
+  const { storage } = deps;
+  const loaded = await storage.accounts
+    .get(accountId)
+    .andThen((account) => deps.settingsFor(accountId).andThen((settings) => storage.alerts.listActive(accountId).map((active) => ({ account, settings, active }))));
+  if (loaded.isErr()) return err(loaded.error);
+  const { account, settings, active } = loaded.value;
+  if (!account) return ok(undefined);
+  const activeByKey = new Map<string, StoredAlert>(active.map((a) => [a.key, a]));
+  const base = { account, settings, now, active: activeByKey, resolveMissing: true };
+  // Alerting switched off for the account: nothing is evaluated and what was active is resolved.
+  if (!settings.enabled) return (await reconcile(deps.lifecycle, { ...base, findings: [] }, counts)).map(() => undefined);
+  const dayStart = localDayStart(now, account.time_zone);
+  const rows = await storage.rollups.query({ account_id: accountId, from: isoTime(spanStart(settings, now, dayStart)), to: isoTime(floorHour(now) + HOUR_MS), kinds: ['source', 'recipient'] });
+  if (rows.isErr()) return err(rows.error);
+  const input: DetectInput = { accountId, now, timeZone: account.time_zone, dayStart, settings, rows: rows.value, active: activeByKey };
+  const findings = [...detectRates(input), ...detectNoLeads(input), ...detectNewSources(input)];
+  return (await reconcile(deps.lifecycle, { ...base, findings }, counts)).map(() => undefined);
+}
+
+/**
+ * One detector pass: every account with rollups over the platform's longest span or
+ * with active alerts, each under a lease so that with several processes only one
+ * evaluates an account at a time. An account's failure is logged and the pass goes on.
+ */
+export function detectPass(deps: DetectDeps, now: number, options: DetectOptions = {}): ResultAsync<DetectReport, LeadrouteError> {
+  const leaseMs = options.leaseMs ?? 300_000;
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  const { storage } = deps;
+  return deps
+    .settingsFor('platform')
+    .andThen((platform) => storage.rollups.activeAccounts(isoTime(spanStart(platform, now, now - DAY_MS)), isoTime(floorHour(now) + HOUR_MS)))
+    .andThen((recent) => storage.alerts.accountsWithActive().map((alerting) => [...new Set([...recent, ...alerting])]))
+    .andThen((accounts) =>
+      ResultAsync.fromSafePromise(
+        (async () => {
+          const report: DetectReport = { ...emptyCounts(), accounts: 0, skipped: 0 };
+          let next = 0;
+          const worker = async () => {
+            while (next < accounts.length) {
+              const accountId = accounts[next++] as Id;
+              const lease = `alerts:${accountId}`;
+              const taken = await storage.alerts.tryLease(lease, deps.owner, isoTime(now), isoTime(now + leaseMs));
+              if (taken.isErr() || !taken.value) {
+                report.skipped += 1;
+                continue;
+              }
+              try {
+                const done = await evaluate(deps, accountId, now, report);
+                if (done.isErr()) deps.logger.error({ accountId, err: done.error }, 'alert detection failed for an account');
+                else report.accounts += 1;
+              } finally {
+                await storage.alerts.releaseLease(lease, deps.owner);
+              }
+            }
+          };
+          await Promise.all(Array.from({ length: concurrency }, worker));
+          return report;
+        })(),
+      ),
+    );
+}

@@ -1,0 +1,50 @@
+import type { Id } from '../ids';
+import type { StoredAlert } from '../ports/alerts';
+import { formatTime } from '../notifications/format';
+import type { DetectInput, Finding } from './finding';
+import { HOUR_MS } from './windows';
+
+/** The key of a source's new-source alert. */
+export const newSourceKey = (accountId: Id, sourceId: string): string => `new-source:${accountId}:${sourceId}`;
+
+/** The finding for the first lead of a source new to the account. */
+export function newSourceFinding(accountId: Id, sourceId: string, flowId: Id, severity: Finding['severity'], firstSeen: string, timeZone: string): Finding {
+  return {
+    type: 'new-source',
+    key: newSourceKey(accountId, sourceId),
+    kind: null,
+    severity,
+    variant: 'default',
+    flow_id: flowId,
+    entity_id: sourceId,
+    recipient_id: null,
+    outcome: null,
+    data: { total: 1 },
+    vars: { first_seen: formatTime(firstSeen, timeZone) },
+    affected_today: 1,
+  };
+}
+
+/**
+ * The detector's side of new-source: an active alert is refreshed with the
+ * source's leads today until `resolve_after_hours` have passed since it was raised.
+ * (Raising it happens as the first lead is recorded, not in a pass.)
+ */
+export function detectNewSources(input: DetectInput): Finding[] {
+  const s = input.settings.types['new-source'];
+  if (!s.enabled) return [];
+  const actives = [...input.active.values()].filter((a) => a.type === 'new-source');
+  if (actives.length === 0) return [];
+  const today = new Map<string, number>();
+  for (const row of input.rows) {
+    if (row.kind !== 'source' || Date.parse(row.hour) + HOUR_MS <= input.dayStart) continue;
+    today.set(row.source_id, (today.get(row.source_id) ?? 0) + row.count);
+  }
+  return actives
+    .filter((a: StoredAlert) => input.now - Date.parse(a.first_seen_at) < s.resolve_after_hours * HOUR_MS)
+    .map((a) => {
+      const sourceId = a.entity_id ?? '';
+      const total = Math.max(today.get(sourceId) ?? 0, 1);
+      return { ...newSourceFinding(input.accountId, sourceId, a.flow_id ?? '', s.severity, a.first_seen_at, input.timeZone), data: { total }, affected_today: today.get(sourceId) ?? 0 };
+    });
+}

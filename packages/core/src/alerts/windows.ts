@@ -1,0 +1,36 @@
+import { startOfDay, subWeeks } from 'date-fns';
+import { formatInTimeZone, fromZonedTime, toZonedTime } from 'date-fns-tz';
+
+/** One hour in milliseconds: the size of a rollup cell. */
+export const HOUR_MS = 3_600_000;
+
+/**
+ * The share of an hourly cell inside [from, to). A cell holds events up to `now`
+ * only, so the hour in progress counts as the part of it that has happened: a
+ * 60-minute window at 10:20 is all of the 10:00 cell and two thirds of the 09:00 one.
+ */
+export function cellWeight(cellStart: number, now: number, from: number, to: number): number {
+  const cellEnd = Math.min(cellStart + HOUR_MS, now);
+  const length = cellEnd - cellStart;
+  if (length <= 0) return 0;
+  const overlap = Math.min(cellEnd, to) - Math.max(cellStart, from);
+  return overlap <= 0 ? 0 : overlap / length;
+}
+
+/** Midnight of `now`'s day in `timeZone`, as epoch milliseconds. */
+export function localDayStart(now: number, timeZone: string): number {
+  return fromZonedTime(startOfDay(toZonedTime(now, timeZone)), timeZone).getTime();
+}
+
+/** `yyyy-MM-dd` of `now` in `timeZone`. */
+export function localDay(now: number, timeZone: string): string {
+  return formatInTimeZone(now, timeZone, 'yyyy-MM-dd');
+}
+
+/** The same wall-clock time `weeks` weeks earlier in `timeZone` (DST moves it by an hour in UTC). */
+export function weeksEarlier(ms: number, weeks: number, timeZone: string): number {
+  return fromZonedTime(subWeeks(toZonedTime(ms, timeZone), weeks), timeZone).getTime();
+}
+
+/** Start of the UTC hour holding `ms`. */
+export const floorHour = (ms: number): number => Math.floor(ms / HOUR_MS) * HOUR_MS;
