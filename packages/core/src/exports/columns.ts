@@ -1,0 +1,81 @@
+import { formatInTimeZone } from 'date-fns-tz';
+import type { StoredEvent } from '../events/types';
+import { compilePath } from '../rules';
+
+/**
+ * Top-level keys of an event record. A column path starting with one reads the
+ * event; any other path reads the event's vars, so `lead.email` and
+ * `vars.lead.email` name the same value. `account_id` is not among them: the API
+ * never shows it.
+ */
+const EVENT_KEYS = new Set([
+  'id', 'type', 'outcome', 'reason', 'vars', 'host', 'start_timestamp', 'end_timestamp', 'firehose', 'ms', 'wait_ms',
+  'overhead_ms', 'lag_ms', 'total_ms', 'handler_version', 'version', 'cap_reached', 'flow_ping_limits', 'source_ping_limits',
+  'ping_limit_reached', 'expires_at', 'lead_id', 'flow_id', 'source_id', 'recipient_id', 'module_id', 'package_version',
+  'acceptance_criteria', 'step_count', 'appended', 'request', 'response', 'step_id', 'caps', 'caps_reached', 'key', 'cost',
+  'purchase_price', 'sale_price', 'revenue', 'credential', 'credential_updated', 'rule_set', 'mappings', 'pricing',
+  'transactions', 'feedback',
+]);
+
+// Date-times as the service writes them (ISO 8601 with a zone); date-only values
+// such as a date of birth are not instants and are left as they are.
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+// Epoch-millisecond fields (`start_timestamp`, `request.timestamp`...): the last path key ends in "timestamp".
+const EPOCH_KEY = /timestamp$/;
+const LEGACY_FORMAT = 'yyyy-MM-dd HH:mm:ss';
+
+/** How dates are written: `standard` ISO 8601 UTC, `legacy` `yyyy-MM-dd HH:mm:ss` in the account's zone. */
+export interface DateStyle {
+  readonly format: 'standard' | 'legacy';
+  readonly timeZone: string;
+}
+
+/** Writes one instant in the export's date style. */
+export function formatInstant(ms: number, style: DateStyle): string {
+  return style.format === 'standard' ? new Date(ms).toISOString() : formatInTimeZone(ms, style.timeZone, LEGACY_FORMAT);
+}
+
+function cell(value: unknown, epoch: boolean, style: DateStyle): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') {
+    if (ISO_DATE_TIME.test(value)) {
+      const ms = Date.parse(value);
+      if (!Number.isNaN(ms)) return formatInstant(ms, style);
+    }
+    return value;
+  }
+  if (typeof value === 'number') return epoch && Number.isFinite(value) && value > 0 ? formatInstant(value, style) : String(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (value instanceof Date) return formatInstant(value.getTime(), style);
+  // Objects and arrays (a whole `vars.lead`, a list of caps) go in as JSON text.
+  return JSON.stringify(value) ?? '';
+}
+
+/** Turns an event into its CSV row: one text cell per requested field. */
+export type RowMapper = (event: StoredEvent) => string[];
+
+/** Compiles the requested fields into a row mapper: paths are split once, not once per row. */
+export function compileColumns(fields: readonly string[], style: DateStyle): RowMapper {
+  const readers = fields.map((field) => {
+    const keys = field.split('.');
+    const onEvent = EVENT_KEYS.has(keys[0] as string);
+    const get = compilePath(field);
+    const epoch = EPOCH_KEY.test(keys[keys.length - 1] as string);
+    return onEvent ? (e: StoredEvent) => cell(get(e), epoch, style) : (e: StoredEvent) => cell(get(e.vars), epoch, style);
+  });
+  const count = readers.length;
+  return (event) => {
+    const row = new Array<string>(count);
+    for (let i = 0; i < count; i++) row[i] = (readers[i] as (e: StoredEvent) => string)(event);
+    return row;
+  };
+}
+
+/**
+ * What `filter_rules` see: the event's vars with the event's own fields over them,
+ * so `lead.state`, `vars.lead.state` and `outcome` all resolve.
+ */
+export function ruleContext(event: StoredEvent): Record<string, unknown> {
+  const { account_id: _account, ...record } = event;
+  return { ...event.vars, ...record };
+}
