@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startExample } from './support/example';
 import { basic } from './support/fixture';
 
 // The README's first command must work: the example service starts on memory
@@ -11,20 +12,10 @@ describe('examples/express-server (what npm start runs)', () => {
   const key = 'readme-demo-key-0123456789';
 
   beforeAll(async () => {
-    child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@leadroute/source', 'examples/express-server/src/main.ts'], {
-      env: { ...process.env, PORT: '0', LEADROUTE_API_KEY: key },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', (chunk: string) => (out += chunk));
-    const deadline = Date.now() + 30_000;
-    while (!/listening on (\S+)/.test(out)) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`example did not start:\n${out}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    url = (/listening on (\S+)/.exec(out) as RegExpExecArray)[1] as string;
-    expect(out).toContain(`curl -u API:${key}`);
+    const started = await startExample({ LEADROUTE_API_KEY: key });
+    child = started.child;
+    url = started.url;
+    expect(started.output).toContain(`curl -u API:${key}`);
   }, 40_000);
 
   afterAll(async () => {

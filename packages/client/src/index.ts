@@ -1,0 +1,120 @@
+import type { Entity, EntityAlias, EventRecord, Flow, IntakeResult, Problem } from '@leadroute/core';
+import { errAsync, ResultAsync } from 'neverthrow';
+
+/** Options of {@link createClient}. */
+export interface ClientOptions {
+  /** Where the API is mounted, e.g. `http://localhost:3000`. */
+  readonly baseUrl: string;
+  /** Sent as HTTP Basic `API:<key>`. Feedback and intake need none. */
+  readonly apiKey?: string;
+  /** @default globalThis.fetch */
+  readonly fetch?: typeof fetch;
+  /** Abort a request after this long. @default 30000 */
+  readonly timeoutMs?: number;
+}
+
+/** What a call can fail with: an HTTP error answer (with its problem details when it sent some), or no answer at all. */
+export type ClientError =
+  | { readonly type: 'http'; readonly status: number; readonly problem?: Problem; readonly body: string }
+  | { readonly type: 'network'; readonly message: string; readonly cause: unknown };
+
+type Query = Record<string, string | number | boolean | readonly (string | number)[] | undefined>;
+
+/** A request as the client sends it. */
+export interface ClientRequest {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  readonly path: string;
+  readonly query?: Query;
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+}
+
+function search(query: Query | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) params.append(key, String(v));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+const segment = (value: string): string => encodeURIComponent(value);
+
+/**
+ * A typed client for the whole Leadroute API. Every method answers a neverthrow
+ * `ResultAsync`: the parsed body, or a {@link ClientError}; nothing throws.
+ * @example
+ * const api = createClient({ baseUrl: 'http://localhost:3000', apiKey: process.env.LEADROUTE_API_KEY });
+ * const entities = await api.entities.list();
+ * if (entities.isOk()) console.log(entities.value.map((e) => e.name));
+ */
+export function createClient(options: ClientOptions) {
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const auth = options.apiKey ? { authorization: `Basic ${Buffer.from(`API:${options.apiKey}`).toString('base64')}` } : {};
+
+  /** Sends any request; the building block of every method, and a way to reach routes the client does not wrap. */
+  const request = <T>(req: ClientRequest): ResultAsync<T, ClientError> => {
+    const headers: Record<string, string> = { accept: 'application/json', ...auth, ...req.headers };
+    if (req.body !== undefined) headers['content-type'] ??= 'application/json';
+    const sent = ResultAsync.fromPromise(
+      doFetch(`${base}${req.path}${search(req.query)}`, {
+        method: req.method,
+        headers,
+        ...(req.body === undefined ? {} : { body: JSON.stringify(req.body) }),
+        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+      }).then(async (res) => ({ res, text: await res.text() })),
+      (cause): ClientError => ({ type: 'network', message: cause instanceof Error ? cause.message : String(cause), cause }),
+    );
+    return sent.andThen(({ res, text }) => {
+      let parsed: unknown;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      if (res.ok) return ResultAsync.fromSafePromise(Promise.resolve(parsed as T));
+      const problem = res.headers.get('content-type')?.startsWith('application/problem+json') ? (parsed as Problem) : undefined;
+      return errAsync<T, ClientError>({ type: 'http', status: res.status, body: text, ...(problem ? { problem } : {}) });
+    });
+  };
+
+  return {
+    request,
+    entities: {
+      list: () => request<Entity[]>({ method: 'GET', path: '/entities' }),
+      get: (id: string) => request<Entity>({ method: 'GET', path: `/entities/${segment(id)}` }),
+      create: (body: Partial<Entity>) => request<Entity>({ method: 'POST', path: '/entities', body }),
+      update: (id: string, body: Partial<Entity>) => request<Entity>({ method: 'PUT', path: `/entities/${segment(id)}`, body }),
+    },
+    aliases: {
+      list: () => request<EntityAlias[]>({ method: 'GET', path: '/entity-aliases' }),
+      get: (id: string) => request<EntityAlias>({ method: 'GET', path: `/entity-aliases/${segment(id)}` }),
+      create: (body: { entity_id: string; entity_alias: string }) => request<EntityAlias>({ method: 'POST', path: '/entity-aliases', body }),
+      update: (id: string, body: Partial<{ entity_id: string; entity_alias: string }>) => request<EntityAlias>({ method: 'PUT', path: `/entity-aliases/${segment(id)}`, body }),
+      remove: (id: string) => request<EntityAlias>({ method: 'DELETE', path: `/entity-aliases/${segment(id)}` }),
+    },
+    flows: {
+      list: () => request<Flow[]>({ method: 'GET', path: '/flows' }),
+      get: (id: string) => request<Flow>({ method: 'GET', path: `/flows/${segment(id)}` }),
+      create: (body: Record<string, unknown>) => request<Flow>({ method: 'POST', path: '/flows', body }),
+      update: (id: string, body: Record<string, unknown>) => request<Flow>({ method: 'PUT', path: `/flows/${segment(id)}`, body }),
+    },
+    leads: {
+      submit: (flowId: string, sourceId: string, lead: Record<string, unknown>) =>
+        request<IntakeResult>({ method: 'POST', path: `/flows/${segment(flowId)}/sources/${segment(sourceId)}/submit`, body: lead }),
+      ping: (flowId: string, sourceId: string, lead: Record<string, unknown>) =>
+        request<IntakeResult>({ method: 'POST', path: `/flows/${segment(flowId)}/sources/${segment(sourceId)}/ping`, body: lead }),
+    },
+    events: {
+      list: (query: Query = {}) => request<EventRecord[]>({ method: 'GET', path: '/events', query }),
+      query: (body: Record<string, unknown>) => request<EventRecord[]>({ method: 'POST', path: '/events', body }),
+      get: (id: string) => request<EventRecord>({ method: 'GET', path: `/events/${segment(id)}` }),
+    },
+  };
+}
+
+/** The client's type, for passing it around. */
+export type LeadrouteClient = ReturnType<typeof createClient>;
