@@ -3,8 +3,10 @@ export { failingCases, type RawReader, runSuites, type Suite, type SuiteCase, ty
 export { accountStoreSuite } from './suites/accounts';
 export { aliasStoreSuite } from './suites/aliases';
 export { entityStoreSuite } from './suites/entities';
+export { alertStoreSuite, anAlert } from './suites/alerts';
 
 import { accountStoreSuite } from './suites/accounts';
+import { alertStoreSuite } from './suites/alerts';
 import { aliasStoreSuite } from './suites/aliases';
 import { entityStoreSuite } from './suites/entities';
 import { eventStoreSuite } from './suites/events';
@@ -31,6 +33,7 @@ export const storageSuites: readonly Suite[] = [
   counterStoreSuite,
   credentialStoreSuite,
   rollupStoreSuite,
+  alertStoreSuite,
   searchIndexSuite,
 ];
 export { createTestService, type ManualClock, manualClock, type TestService } from './flows';
