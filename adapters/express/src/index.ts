@@ -1,4 +1,12 @@
-import { createHttpHandler, type HttpHandlerOptions, type HttpResponse, type LeadService } from '@leadroute/core';
+import {
+  type CertificateHandlerOptions,
+  createCertificateHandler,
+  createHttpHandler,
+  type HttpHandler,
+  type HttpHandlerOptions,
+  type HttpResponse,
+  type LeadService,
+} from '@leadroute/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 /** Options of {@link expressRouter}. */
@@ -17,7 +25,20 @@ function send(res: Response, response: HttpResponse): void {
  * app.use('/leadroute', expressRouter(createLeadService({ storage: memoryStorage() })));
  */
 export function expressRouter(service: LeadService, options?: ExpressRouterOptions): RequestHandler {
-  const handle = createHttpHandler(service, options);
+  return middleware(createHttpHandler(service, options));
+}
+
+/**
+ * Express middleware serving the certificate service (`GET /{cert_id}/ping` and the
+ * vendor ping URL form) at the certificate base address. Mount it before a router at `/`.
+ * @example
+ * app.use('/certificates', expressCertificateRouter(service));
+ */
+export function expressCertificateRouter(service: LeadService, options?: CertificateHandlerOptions): RequestHandler {
+  return middleware(createCertificateHandler(service, options));
+}
+
+function middleware(handle: HttpHandler): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     handle({ method: req.method, url: req.url, headers: req.headers, body: req }).then((response) => send(res, response), next);
   };

@@ -1,9 +1,16 @@
-import { createHttpHandler, type HttpHandlerOptions, type LeadService } from '@leadroute/core';
+import { createCertificateHandler, createHttpHandler, type HttpHandlerOptions, type LeadService } from '@leadroute/core';
 import type { FastifyPluginAsync } from 'fastify';
 
 /** Options of the {@link leadroute} plugin. */
 export interface LeadroutePluginOptions extends HttpHandlerOptions {
   readonly service: LeadService;
+  /**
+   * What the plugin serves: the API, or the certificate service (`GET /{cert_id}/ping`
+   * and the vendor ping URL form) at the certificate base address.
+   * @default 'api'
+   * @example await app.register(leadroute, { service, serve: 'certificates', prefix: '/certificates' });
+   */
+  readonly serve?: 'api' | 'certificates';
 }
 
 /**
@@ -13,8 +20,8 @@ export interface LeadroutePluginOptions extends HttpHandlerOptions {
  * @example
  * await app.register(leadroute, { service, prefix: '/leadroute' });
  */
-export const leadroute: FastifyPluginAsync<LeadroutePluginOptions> = async (app, { service, ...options }) => {
-  const handle = createHttpHandler(service, options);
+export const leadroute: FastifyPluginAsync<LeadroutePluginOptions> = async (app, { service, serve = 'api', ...options }) => {
+  const handle = serve === 'certificates' ? createCertificateHandler(service, options) : createHttpHandler(service, options);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
   const prefix = app.prefix;

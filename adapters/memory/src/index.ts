@@ -1,9 +1,11 @@
 import type { Storage } from '@leadroute/core';
+import { certificateStore } from './certificate-store';
 import { eventStore } from './event-store';
 import { exportStore } from './export-store';
 import { counterStore, credentialStore, flowStore, leadStore } from './flow-stores';
 import { jobStore } from './job-store';
 import { rollupStore } from './rollup-store';
+import { memorySpool } from './spool';
 import { memorySearchIndex } from './search-index';
 import { accountStore, aliasStore, entityStore } from './stores';
 import { createTables, type MemoryTables } from './tables';
@@ -38,6 +40,8 @@ export function memoryStorage(): MemoryStorage {
     counters: counterStore(tables),
     credentials: credentialStore(tables),
     rollups: rollupStore(tables.rollups),
+    spool: memorySpool(),
+    certificates: certificateStore(tables),
     search: memorySearchIndex(tables.search),
     exports: exportStore(tables.exports),
     jobs: jobStore(tables.jobs),

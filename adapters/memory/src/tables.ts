@@ -2,7 +2,7 @@ import type { ExportTable } from './export-store';
 import type { JobTable } from './job-store';
 import type { RollupTable } from './rollup-store';
 import type { SearchTable } from './search-index';
-import type { Account, ApiKeyRecord, CredentialRecord, EntityAlias, EntityRecord, FlowRecord, Id, LeadRecord, StoredEvent } from '@leadroute/core';
+import type { Account, ApiKeyRecord, CertificateRecord, CredentialRecord, EntityAlias, EntityRecord, FlowRecord, Id, LeadRecord, StoredEvent } from '@leadroute/core';
 
 /** The memory adapter's backing maps; tests read them directly to check what was really stored. */
 export interface MemoryTables {
@@ -20,6 +20,9 @@ export interface MemoryTables {
   readonly counters: Map<string, { count: number; expires_at: string }>;
   readonly credentials: Map<Id, CredentialRecord>;
   readonly rollups: RollupTable;
+  readonly certificates: Map<string, CertificateRecord>;
+  /** Ping tokens to certificate IDs. */
+  readonly certificatePingTokens: Map<string, string>;
   /** The search index, one per account. */
   readonly search: SearchTable;
   readonly exports: ExportTable;
@@ -40,6 +43,8 @@ export function createTables(): MemoryTables {
     counters: new Map(),
     credentials: new Map(),
     rollups: new Map(),
+    certificates: new Map(),
+    certificatePingTokens: new Map(),
     search: new Map(),
     exports: new Map(),
     jobs: new Map(),

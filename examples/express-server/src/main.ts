@@ -1,5 +1,5 @@
 import { createLeadService } from '@leadroute/core';
-import { expressRouter } from '@leadroute/express';
+import { expressCertificateRouter, expressRouter } from '@leadroute/express';
 import { memoryStorage } from '@leadroute/memory';
 import express from 'express';
 import { CALLERS, seed } from './seed';
@@ -9,6 +9,8 @@ const service = createLeadService({ storage: memoryStorage() });
 const keys = await seed(service, process.env);
 
 const app = express();
+// The certificate service has its own base address; mount it before the API router at '/'.
+app.use('/certificates', expressCertificateRouter(service));
 app.use('/', expressRouter(service));
 const server = app.listen(port, () => {
   const address = server.address();

@@ -1,4 +1,5 @@
 export { type AccountsApi, hashApiKey, type NewAccount } from './accounts/service';
+export * from './certificates';
 export type { Principal } from './context';
 export { type AliasesApi } from './entities/aliases';
 export { type EntitiesApi, toEntity } from './entities/service';

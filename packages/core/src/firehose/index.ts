@@ -22,3 +22,13 @@ export {
 } from './delivery';
 export { type FirehoseCheck, parseFirehoseQuery, type QueryParams, verificationFileName } from './query';
 export { type FirehoseValidation, type FirehoseValidationDeps, validateFirehose } from './validate';
+export { cloudCredential, credentialResolver } from './credentials';
+export { keepSecrets, withoutSecrets } from './secrets';
+export {
+  createFirehoseApi,
+  type FirehoseApi,
+  type FirehoseOptions,
+  type FirehoseRunner,
+  type FirehoseRunnerOptions,
+  observeFirehose,
+} from './service';

@@ -1,6 +1,7 @@
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import { errors, type LeadrouteError } from '../errors';
 import { EVENT_RETENTION_MS, EVENT_SCHEMA_VERSION, HANDLER_VERSION, type Outcome, type StoredEvent } from '../events/types';
+import { withoutSecrets } from '../firehose/secrets';
 import { type Id, isId, newId } from '../ids';
 import type { RecordedRequest } from '../ports/integrations';
 import { typeLead } from '../rules';
@@ -93,7 +94,7 @@ function sourceEvent(run: LeadRun, id: string, fields: { type: 'source' | 'ping'
     vars: { lead: run.raw, source: run.source, flow: run.flow, submission: run.ctx.submission, appended: run.appended, purchase_price: run.purchasePrice, price: fields.price, event_id: id },
     host: run.deps.host,
     ...timings(run, run.submittedAt, end, 0),
-    ...(run.compiled.flow.firehose ? { firehose: run.compiled.flow.firehose } : {}),
+    ...(run.compiled.flow.firehose ? { firehose: withoutSecrets(run.compiled.flow.firehose) } : {}),
     handler_version: HANDLER_VERSION,
     version: EVENT_SCHEMA_VERSION,
     cap_reached: false,

@@ -6,6 +6,7 @@ import { type Id, isId, newId } from '../ids';
 import type { IntegrationRegistry } from '../integrations/registry';
 import type { Clock } from '../ports/clock';
 import type { Storage } from '../ports/storage';
+import { keepSecrets, withoutSecrets } from '../firehose/secrets';
 import { isoTime } from '../time';
 import type { Flow, FlowConfig, FlowRecord } from './types';
 import { validateFlow } from './validate';
@@ -21,7 +22,8 @@ export interface FlowsApi {
 
 export function toFlow(record: FlowRecord): Flow {
   const { account_id: _account, ...flow } = record;
-  return flow;
+  // An inline firehose connection string is write-only.
+  return flow.firehose ? { ...flow, firehose: withoutSecrets(flow.firehose) } : flow;
 }
 
 export function createFlowsApi(deps: { storage: Storage; clock: Clock; entities: EntitiesApi; integrations: IntegrationRegistry }): FlowsApi {
@@ -58,6 +60,17 @@ export function createFlowsApi(deps: { storage: Storage; clock: Clock; entities:
         }
         return issues;
       }),
+      // A firehose writes with the account's own stored credentials only.
+      ...Object.entries(config.firehose?.services ?? {}).map(async ([name, service]): Promise<Issue[]> => {
+        const id = service?.credential_id;
+        if (!id) return [];
+        const credential = isId(id) ? await storage.credentials.get(id.toLowerCase()) : undefined;
+        if (credential?.isErr()) throw credential.error;
+        const found = credential?.isOk() ? credential.value : undefined;
+        return found && found.account_id === principal.account.id
+          ? []
+          : [{ path: `/firehose/services/${name}/credential_id`, message: `No credential ${id} in this account.` }];
+      }),
     ];
     return ResultAsync.fromPromise(Promise.all(checks), (e) => (e && typeof e === 'object' && 'type' in e ? (e as LeadrouteError) : errors.storageFailure('Cannot check flow references.', e))).andThen((found) => {
       const issues = found.flat();
@@ -87,7 +100,7 @@ export function createFlowsApi(deps: { storage: Storage; clock: Clock; entities:
     },
     update(principal, id, body) {
       return own(principal, id).andThen((current) =>
-        validate(principal, body, current).andThen((config) => {
+        validate(principal, keepSecrets(body, current.firehose), current).andThen((config) => {
           const record: FlowRecord = { ...config, id: current.id, account_id: current.account_id, version: current.version + 1, created_at: current.created_at, updated_at: isoTime(clock.now()) };
           return storage.flows
             .update(record, current.version)

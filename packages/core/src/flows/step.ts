@@ -2,6 +2,7 @@ import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { errors, type LeadrouteError } from '../errors';
 import type { EventCredential, Outcome, StoredEvent } from '../events/types';
 import { EVENT_RETENTION_MS, EVENT_SCHEMA_VERSION, HANDLER_VERSION } from '../events/types';
+import { withoutSecrets } from '../firehose/secrets';
 import { newId } from '../ids';
 import type { CredentialRecord } from '../ports/credentials';
 import type { DeliveryRequest, DeliveryResult } from '../ports/integrations';
@@ -32,7 +33,7 @@ function baseEvent(run: LeadRun, id: string, start: number) {
     flow_id: run.flow.id,
     source_id: run.source.id,
     ping_limit_reached: false,
-    ...(run.compiled.flow.firehose ? { firehose: run.compiled.flow.firehose } : {}),
+    ...(run.compiled.flow.firehose ? { firehose: withoutSecrets(run.compiled.flow.firehose) } : {}),
   };
 }
 

@@ -19,6 +19,12 @@ export interface HttpHandlerOptions {
   readonly limits?: Partial<BodyLimits>;
   /** Extra routes served beside the built-in ones. */
   readonly routes?: readonly Route[];
+  /**
+   * Whether the built-in API routes are served; false serves only `routes` (how the
+   * certificate handler is a handler of its own).
+   * @default true
+   */
+  readonly builtInRoutes?: boolean;
 }
 
 const JSON_TYPE = 'application/json';
@@ -55,7 +61,7 @@ function replyResponse(reply: Reply): HttpResponse {
  */
 export function createHttpHandler(service: LeadService, options: HttpHandlerOptions = {}): HttpHandler {
   const limits: BodyLimits = { ...DEFAULT_BODY_LIMITS, ...options.limits };
-  const routes = [...coreRoutes(service), ...(options.routes ?? [])];
+  const routes = [...(options.builtInRoutes === false ? [] : coreRoutes(service)), ...(options.routes ?? [])];
   let spec: unknown;
   const openapi: Route = {
     method: 'GET',

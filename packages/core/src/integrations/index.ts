@@ -1,3 +1,3 @@
 export { type CustomJsonConfig, customJsonModule } from './custom-json';
-export { createIntegrationRegistry, type IntegrationRegistry } from './registry';
+export { type BuiltInModuleDeps, createIntegrationRegistry, type IntegrationRegistry } from './registry';
 export { type ScriptedRecipient, scriptedRecipient } from './scripted';

@@ -1,3 +1,5 @@
+import { certificateClaimModule } from '../certificates/claim-module';
+import type { CertificatesApi } from '../certificates/service';
 import type { OutboundModule } from '../ports/integrations';
 import { customJsonModule } from './custom-json';
 
@@ -7,10 +9,17 @@ export interface IntegrationRegistry {
   readonly outboundIds: readonly string[];
 }
 
+/** What built-in modules need from the service. */
+export interface BuiltInModuleDeps {
+  /** Enables the consent-certificate step `platform-certificate.outbound.claim`. */
+  readonly certificates?: Pick<CertificatesApi, 'claim'>;
+}
+
 /** The built-in modules plus the host's; a host module replaces a built-in of the same ID. */
-export function createIntegrationRegistry(extra: readonly OutboundModule[] = []): IntegrationRegistry {
+export function createIntegrationRegistry(extra: readonly OutboundModule[] = [], builtIns: BuiltInModuleDeps = {}): IntegrationRegistry {
   const modules = new Map<string, OutboundModule>();
-  for (const module of [customJsonModule(), ...extra]) modules.set(module.id.toLowerCase(), module);
+  const defaults = [customJsonModule(), ...(builtIns.certificates ? [certificateClaimModule(builtIns.certificates)] : [])];
+  for (const module of [...defaults, ...extra]) modules.set(module.id.toLowerCase(), module);
   return {
     outbound: (id) => modules.get(id.toLowerCase()),
     outboundIds: [...modules.values()].map((m) => m.id),

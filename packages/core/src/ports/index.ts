@@ -1,4 +1,5 @@
 export * from './accounts';
+export * from './certificates';
 export * from './clock';
 export * from './cloud-storage';
 export * from './counters';

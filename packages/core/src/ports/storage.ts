@@ -1,4 +1,5 @@
 import type { AccountStore } from './accounts';
+import type { CertificateStore } from './certificates';
 import type { CounterStore } from './counters';
 import type { CredentialStore } from './credentials';
 import type { AliasStore, EntityStore } from './entities';
@@ -8,6 +9,7 @@ import type { FlowStore } from './flows';
 import type { JobStore } from './jobs';
 import type { LeadStore } from './leads';
 import type { RollupStore } from './rollups';
+import type { Spool } from './spool';
 import type { SearchIndex } from './search';
 
 /**
@@ -24,6 +26,9 @@ export interface Storage {
   readonly counters: CounterStore;
   readonly credentials: CredentialStore;
   readonly rollups: RollupStore;
+  /** Deliveries waiting for a retry (firehose); durable in production. */
+  readonly spool: Spool;
+  readonly certificates: CertificateStore;
   /** The lead search index (GET /search/leads), following source events. */
   readonly search: SearchIndex;
   /** Export requests and their progress. */

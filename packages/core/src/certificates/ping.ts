@@ -1,0 +1,38 @@
+import type { CertificateClient, CertificateLocation, CertificateRecord } from '../ports/certificates';
+
+/** Ping data (spec "Ping data"): what a certificate recorded about the visit. */
+export interface PingData {
+  /** Seconds since the certificate was created, at the time of the ping. */
+  readonly age: number;
+  readonly client: CertificateClient;
+  readonly created_at: string;
+  readonly location: CertificateLocation;
+  readonly time_on_page: number;
+  readonly type: string;
+}
+
+/** The ping data of a certificate as seen at `nowMs`; claims and tokens stay inside. */
+export function pingData(certificate: CertificateRecord, nowMs: number): PingData {
+  const { client, location } = certificate;
+  return {
+    age: Math.max(0, Math.floor((nowMs - Date.parse(certificate.created_at)) / 1000)),
+    client: {
+      ip: client.ip,
+      user_agent: client.user_agent,
+      dimensions: {
+        screen: { width: client.dimensions.screen.width, height: client.dimensions.screen.height },
+        window: { width: client.dimensions.window.width, height: client.dimensions.window.height },
+      },
+      geo: {
+        city: client.geo.city,
+        country: client.geo.country,
+        postal_code: client.geo.postal_code,
+        subdivisions: [...client.geo.subdivisions],
+      },
+    },
+    created_at: certificate.created_at,
+    location: { framed: location.framed, parent_url: location.parent_url, url: location.url },
+    time_on_page: certificate.time_on_page,
+    type: certificate.type,
+  };
+}
