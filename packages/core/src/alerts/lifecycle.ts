@@ -70,7 +70,8 @@ export async function reconcile(
     const flow = finding.flow_id ? await deps.names.flow(finding.flow_id) : undefined;
     if (finding.type === 'no-leads' && (!flow || !flow.enabled)) continue;
     seen.add(finding.key);
-    const entityName = finding.entity_id ? await deps.names.entity(account.id, finding.entity_id) : null;
+    // An entity whose name cannot be read shows as null (templates fall back to its ID).
+    const entityName = (finding.entity_id ? await deps.names.entity(account.id, finding.entity_id) : '') || null;
     const names = { entity_name: entityName, flow_name: flow?.name ?? null };
     const text = renderAlertText(ctx.settings, finding, names, { now, timeZone: account.time_zone });
     const prior = ctx.active.get(finding.key);
