@@ -53,7 +53,7 @@ const segment = (value: string): string => encodeURIComponent(value);
 export function createClient(options: ClientOptions) {
   const doFetch = options.fetch ?? globalThis.fetch;
   const base = options.baseUrl.replace(/\/+$/, '');
-  const auth = options.apiKey ? { authorization: `Basic ${Buffer.from(`API:${options.apiKey}`).toString('base64')}` } : {};
+  const auth: Record<string, string> = options.apiKey ? { authorization: `Basic ${Buffer.from(`API:${options.apiKey}`).toString('base64')}` } : {};
 
   /** Sends any request; the building block of every method, and a way to reach routes the client does not wrap. */
   const request = <T>(req: ClientRequest): ResultAsync<T, ClientError> => {
