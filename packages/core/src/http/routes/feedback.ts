@@ -5,10 +5,58 @@ import type { LeadService } from '../../service';
 import { isRecord } from '../../validation';
 import { header } from '../headers';
 import { JSON_OR_XML, negotiated } from '../reply';
+import { ID_SCHEMA, type JsonSchema } from '../schemas';
 import { problemOf, statusOf } from '../status';
-import type { Reply, Route, RouteErrorContext } from '../types';
+import type { QueryParamDoc, Reply, Route, RouteDoc, RouteErrorContext } from '../types';
 
 const PLAIN_TEXT = 'text/plain; charset=utf-8';
+
+const text = { type: 'string' } as const;
+const RESULT: JsonSchema = {
+  type: 'object',
+  description: 'Feedback result. A 201 means processed, not accepted: check outcome.',
+  required: ['outcome', 'price'],
+  properties: {
+    outcome: { enum: ['success', 'failure', 'error'] },
+    reason: text,
+    price: { type: 'number' },
+    lead: { type: 'object', properties: { id: ID_SCHEMA, first_name: text, last_name: text, email: text, phone_1: text } },
+  },
+};
+const FIELDS = {
+  type: { enum: ['conversion', 'return'] },
+  reason: { type: 'string', description: 'Conversion: the lifecycle stage reached. Return: why.' },
+  occurred_at: { type: 'string', description: 'ISO 8601; without an offset read as UTC; unreadable values are ignored.' },
+} as const;
+const EVENT_ID: QueryParamDoc = { name: 'event_id', required: true, description: 'The delivery (recipient) event the feedback refers to; it authorizes the request.', schema: ID_SCHEMA };
+const ERRORS = {
+  400: 'type missing or not conversion/return (a feedback result, outcome error), or a body that cannot be parsed (plain text).',
+  403: 'Feedback is not configured on the delivering step.',
+  404: 'No event for event_id, or it is more than 90 days old.',
+  406: 'Accept asks for a format that cannot be produced, or Content-Type names an unsupported type.',
+  409: 'Feedback is configured but switched off.',
+  413: 'Body larger than 10 MB.',
+  415: 'Body present without Content-Type.',
+  422: 'event_id is not a valid ID, or names a lead or a non-delivery event.',
+};
+const BY_EVENT: RouteDoc = { status: 201, query: [EVENT_ID], body: { type: 'object', required: ['type'], properties: FIELDS }, response: RESULT, errors: ERRORS };
+const BY_QUERY: RouteDoc = {
+  status: 201,
+  query: [EVENT_ID, ...Object.entries(FIELDS).map(([name, schema]) => ({ name, schema, required: name === 'type', description: 'description' in schema ? schema.description : `Feedback ${name}.` }))],
+  response: RESULT,
+  errors: { 400: 'type missing or not conversion/return (a feedback result, outcome error).', 403: ERRORS[403], 404: ERRORS[404], 406: 'Accept asks for a format that cannot be produced.', 409: ERRORS[409], 422: ERRORS[422] },
+};
+const BY_RECIPIENT: RouteDoc = {
+  status: 201,
+  body: { type: 'object', description: 'For standard; other integrations read their own format.', properties: { ...FIELDS, recipient_record_id: { type: 'string', description: "The recipient's own record ID for the lead." } } },
+  response: RESULT,
+  errors: {
+    ...ERRORS,
+    400: 'type missing or invalid (a feedback result), or the integration cannot parse the body.',
+    403: 'Feedback is not configured on the delivering step (body produced by the integration).',
+    404: 'No such inbound feedback integration; or no recipient_record_id, or no delivered lead matches it (a feedback result, outcome failure).',
+  },
+};
 
 /** A feedback result in the negotiated type (root `result` in XML), or as the integration renders it. */
 function resultReply(status: number, result: FeedbackResult, mediaType: string | undefined, module?: InboundFeedbackModule): Reply {
@@ -50,6 +98,7 @@ export function feedbackRoutes(service: LeadService): Route[] {
       readsBody: true,
       produces: JSON_OR_XML,
       summary: 'Report a conversion or return for the delivery event event_id',
+      doc: BY_EVENT,
       mapError: byEventId,
       handle: (c) => feedback.submit(c.query.get('event_id') ?? undefined, isRecord(c.body) ? c.body : {}).map(negotiated(c.mediaType, 201, 'result')),
     },
@@ -59,6 +108,7 @@ export function feedbackRoutes(service: LeadService): Route[] {
       auth: 'none',
       produces: JSON_OR_XML,
       summary: 'Report feedback in query parameters, for senders that cannot send a body',
+      doc: BY_QUERY,
       mapError: byEventId,
       handle: (c) =>
         feedback
@@ -72,6 +122,7 @@ export function feedbackRoutes(service: LeadService): Route[] {
       readsBody: true,
       produces: JSON_OR_XML,
       summary: 'Report feedback through an inbound feedback integration, by recipient_record_id',
+      doc: BY_RECIPIENT,
       // Every result-bearing error answers with the result: the integration produces these bodies.
       mapError: feedbackErrors(() => true, recipientModule),
       handle: (c) => {
