@@ -28,7 +28,7 @@ export const leadroute: FastifyPluginAsync<LeadroutePluginOptions> = async (app,
   app.all('/*', async (request, reply) => {
     const url = request.url.startsWith(prefix) ? request.url.slice(prefix.length) || '/' : request.url;
     const response = await handle({ method: request.method, url, headers: request.headers, body: request.raw });
-    return reply.code(response.status).headers(response.headers).send(response.body ?? null);
+    return reply.code(response.status).headers(response.headers).send(response.body ?? '');
   });
 };
 

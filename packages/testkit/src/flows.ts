@@ -1,5 +1,5 @@
 import { type Clock, createLeadService, type LeadService, type LeadServiceOptions, type OutboundModule, type Principal, type ScriptedRecipient, scriptedRecipient } from '@leadroute/core';
-import { type MemoryStorage, memoryStorage } from '@leadroute/memory';
+import { type MemoryFileStore, memoryFileStore, type MemoryOutbox, memoryOutbox, type MemoryStorage, memoryStorage } from '@leadroute/memory';
 
 /** A clock tests move by hand. */
 export interface ManualClock extends Clock {
@@ -31,6 +31,10 @@ export interface TestService {
   readonly clock: ManualClock;
   /** The scripted recipient (module ID `platform-test.outbound.scripted`). */
   readonly recipient: ScriptedRecipient;
+  /** The notifier: every e-mail the service sent (export notices, alerts). */
+  readonly outbox: MemoryOutbox;
+  /** The export file store. Exports run only when the test calls `service.exports.runPending()`. */
+  readonly files: MemoryFileStore;
   /** A paid account in `time_zone`, its principal and API key. */
   readonly principal: Principal;
   readonly apiKey: string;
@@ -54,7 +58,18 @@ export async function createTestService(
   const storage = memoryStorage();
   const clock = options.clock ?? manualClock();
   const recipient = scriptedRecipient();
-  const service = createLeadService({ ...options, storage, clock, integrations: [recipient, ...(options.integrations ?? [])], host: options.host ?? 'test' });
+  const outbox = memoryOutbox();
+  const files = memoryFileStore();
+  const service = createLeadService({
+    notifier: outbox,
+    fileStore: files,
+    ...options,
+    exports: { worker: false, ...options.exports },
+    storage,
+    clock,
+    integrations: [recipient, ...(options.integrations ?? [])],
+    host: options.host ?? 'test',
+  });
   const created = await service.accounts.create({ name: 'Test Account', time_zone: options.time_zone ?? 'America/New_York' });
   if (created.isErr()) throw new Error(created.error.message);
   const principal = (await service.accounts.authenticate(created.value.api_key))._unsafeUnwrap();
@@ -63,6 +78,8 @@ export async function createTestService(
     storage,
     clock,
     recipient,
+    outbox,
+    files,
     principal,
     apiKey: created.value.api_key,
     async entities() {

@@ -14,6 +14,8 @@ import { credentialStoreSuite, flowStoreSuite } from './suites/flows';
 import { counterStoreSuite, leadStoreSuite } from './suites/leads';
 import { rollupStoreSuite } from './suites/rollups';
 import { searchIndexSuite } from './suites/search';
+import { exportStoreSuite } from './suites/exports';
+import { jobStoreSuite } from './suites/jobs';
 import type { Suite } from './harness';
 
 export { eventStoreSuite } from './suites/events';
@@ -21,6 +23,9 @@ export { credentialStoreSuite, flowStoreSuite } from './suites/flows';
 export { counterStoreSuite, leadStoreSuite } from './suites/leads';
 export { rollupStoreSuite } from './suites/rollups';
 export { aSearchDocument, searchIndexSuite } from './suites/search';
+export { anExport, exportStoreSuite } from './suites/exports';
+export { jobStoreSuite } from './suites/jobs';
+export { fileStoreCases, type FileStoreHarness, runFileStoreSuite } from './suites/files';
 
 /** Every storage suite; an adapter runs them all with `runSuites(name, setup, storageSuites)`. */
 export const storageSuites: readonly Suite[] = [
@@ -35,6 +40,8 @@ export const storageSuites: readonly Suite[] = [
   rollupStoreSuite,
   alertStoreSuite,
   searchIndexSuite,
+  exportStoreSuite,
+  jobStoreSuite,
 ];
 export { createTestService, type ManualClock, manualClock, type TestService } from './flows';
 export { spoolSuite } from './spool-suite';
