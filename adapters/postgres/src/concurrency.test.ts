@@ -1,5 +1,6 @@
 import { aFlow, aLead, anAccount, freshId } from '@leadroute/testkit';
-import type { RollupRow } from '@leadroute/core';
+import type { RollupRow, Storage, StoreError } from '@leadroute/core';
+import type { Result, ResultAsync } from 'neverthrow';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { postgresStorage } from './index';
@@ -17,9 +18,9 @@ describe.skipIf(!available)('postgres under concurrency (several pools, several 
   /** One storage per pool: what each process would build. */
   const storages = () => pools.map((pool) => postgresStorage({ pool, schema: db.schema }));
   /** `calls` calls spread round-robin over the processes, all started before any is awaited. */
-  const race = <T>(calls: number, call: (storage: ReturnType<typeof postgresStorage>, i: number) => PromiseLike<T>): Promise<T[]> => {
+  const race = <T>(calls: number, call: (storage: Storage, i: number) => ResultAsync<T, StoreError>): Promise<Result<T, StoreError>[]> => {
     const all = storages();
-    return Promise.all(Array.from({ length: calls }, (_, i) => call(all[i % all.length] as ReturnType<typeof postgresStorage>, i)));
+    return Promise.all(Array.from({ length: calls }, (_, i) => call(all[i % all.length] as Storage, i)));
   };
 
   beforeAll(async () => {
@@ -49,7 +50,7 @@ describe.skipIf(!available)('postgres under concurrency (several pools, several 
     const [s] = storages();
     for (let i = 0; i < 5; i++) await s?.counters.tryIncrement(key, 5, '2030-01-01T00:00:00.000Z');
     // Two slots given back while 40 callers race for them: exactly two more get in.
-    const results = await race(42, (storage, i) =>
+    const results = await race<boolean | 'returned'>(42, (storage, i) =>
       i < 2 ? storage.counters.decrement(key).map(() => 'returned' as const) : storage.counters.tryIncrement(key, 5, '2030-01-01T00:00:00.000Z'),
     );
     const taken = results.map((r) => r._unsafeUnwrap()).filter((v) => v === true).length;

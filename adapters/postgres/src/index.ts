@@ -10,6 +10,7 @@ import { eventStore } from './stores/events';
 import { flowStore } from './stores/flows';
 import { leadStore } from './stores/leads';
 import { rollupStore } from './stores/rollups';
+import { searchIndex } from './stores/search';
 
 export { type MigrateOptions, type MigrationReport, migrate } from './migrate';
 export { type PostgresSpoolOptions, postgresSpool } from './stores/spool';
@@ -55,5 +56,6 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
     counters: counterStore(options.pool, schema),
     credentials: credentialStore(options.pool, schema),
     rollups: rollupStore(options.pool, schema),
+    search: searchIndex(options.pool, schema),
   };
 }

@@ -1,0 +1,168 @@
+import { SEARCH_FIELDS, SEARCH_SORT_FIELDS, type SearchDocument, type SearchIndex, type SearchIndexQuery, newId, parseSearchText, words } from '@leadroute/core';
+import { memoryStorage } from '@leadroute/memory';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchIndex } from './stores/search';
+import { databaseAvailable, freshSchema, type TestSchema } from './test-support';
+
+const available = await databaseAvailable('search.test.ts');
+
+/** A small deterministic PRNG (mulberry32), so every run searches the same leads with the same queries. */
+function prng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const FIRST = ['John', 'Johanna', 'José', 'Ada', 'Adam', 'Zoë', 'Mary Ann', 'Jo', 'Ángel', 'Li'];
+const LAST = ['Smith', 'Smithers', 'O\'Brien', 'Lovelace', 'Núñez', 'Johnson', 'Van der Berg', 'Li', 'Adams', 'Jo-Smith'];
+const CITIES = ['Austin', 'San Antonio', 'New York', 'Saint Paul', 'São Paulo', 'Springfield', 'Anchorage', 'Santa Fe'];
+const STATES = ['TX', 'CA', 'NY', 'MN', 'NM', 'AK', 'IL', ''];
+const STREETS = ['1 Main St', '12 Main Street', '400 Elm Ave Apt 3', '77 Sunset Blvd', '9 Oak Lane', ''];
+
+function documents(random: () => number, accountId: string, count: number, start: number): SearchDocument[] {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+  const digits = (n: number) => Array.from({ length: n }, () => Math.floor(random() * 10)).join('');
+  return Array.from({ length: count }, (_, i) => {
+    const first = pick(FIRST);
+    const last = pick(LAST);
+    const phone = `${pick(['512', '555', '210'])}${digits(7)}`;
+    const phoneFormats = [phone, `(${phone.slice(0, 3)}) ${phone.slice(3, 6)}-${phone.slice(6)}`, `+1 ${phone}`, ''];
+    return {
+      lead_id: newId(start + i * 1000),
+      account_id: accountId,
+      flow_id: newId(start),
+      flow_name: 'Auto',
+      source_id: newId(start + 1),
+      source_name: 'Vendor',
+      submission_timestamp: new Date(start + Math.floor(random() * 1e9)).toISOString(),
+      fields: {
+        first_name: first,
+        last_name: last,
+        email: random() < 0.8 ? `${first}.${last}@${pick(['example.com', 'mail.example.org', 'smith.net'])}`.replace(/\s/g, '').toLowerCase() : '',
+        phone_1: pick(phoneFormats),
+        phone_2: random() < 0.3 ? pick(phoneFormats) : '',
+        address_1: pick(STREETS),
+        city: pick(CITIES),
+        state: pick(STATES),
+        postal_code: random() < 0.9 ? digits(5) : '',
+        reference: random() < 0.5 ? `REF-${digits(4)}` : '',
+      },
+      event_id: newId(start + i * 1000 + 1),
+      expires_at: new Date(start + 90 * 86_400_000 + i).toISOString(),
+    };
+  });
+}
+
+/** Queries built from the leads' own words: prefixes of 1-5 letters, several terms, phrases, phone fragments, sorts and pages. */
+function queries(random: () => number, accountId: string, docs: readonly SearchDocument[], count: number): SearchIndexQuery[] {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+  const texts: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const doc = pick(docs);
+    const field = pick(SEARCH_FIELDS);
+    const value = doc.fields[field];
+    const w = words(value);
+    const prefix = (word: string) => word.slice(0, 1 + Math.floor(random() * 5));
+    const shape = Math.floor(random() * 7);
+    if (shape === 0) texts.push(w.map(prefix).join(' '));
+    else if (shape === 1) texts.push(`${prefix(pick(words(doc.fields.first_name)) ?? 'a')} ${prefix(pick(words(doc.fields.city)) ?? 'b')}`);
+    else if (shape === 2) texts.push(`"${value}"`);
+    else if (shape === 3) texts.push(`"${w.slice(-2).join(' ')}" ${prefix(doc.fields.state || 'x')}`);
+    else if (shape === 4) texts.push(doc.fields.phone_1.replace(/\D/g, '').slice(0, 3 + Math.floor(random() * 7)));
+    else if (shape === 5) texts.push(doc.lead_id.slice(0, 6 + Math.floor(random() * 18)).toUpperCase());
+    else texts.push('');
+  }
+  texts.push('zzz', '"smith john"', '"main st"', 'jo', 'j', 'sm', '555 123', '"jo smith"', 'sao', '"sao paulo"', 'núñez', 'nunez');
+  return texts.map((text) => {
+    const parsed = parseSearchText(text);
+    const sorted = random() < 0.4;
+    return {
+      account_id: accountId,
+      terms: parsed.terms,
+      phrases: parsed.phrases,
+      ...(sorted ? { sort: { field: pick(SEARCH_SORT_FIELDS), dir: random() < 0.5 ? ('asc' as const) : ('desc' as const) } } : {}),
+      from: random() < 0.7 ? 0 : Math.floor(random() * 30),
+      limit: 1 + Math.floor(random() * 40),
+    };
+  });
+}
+
+const page = async (index: SearchIndex, q: SearchIndexQuery) => {
+  const { total, documents } = (await index.search(q))._unsafeUnwrap();
+  return { total, leads: documents.map((d) => d.lead_id) };
+};
+
+/**
+ * The PostgreSQL index answers exactly as the memory index: the same totals, the
+ * same leads in the same order, for queries drawn from the indexed leads themselves.
+ */
+describe.skipIf(!available)('postgres search index', () => {
+  let db: TestSchema;
+  beforeAll(async () => {
+    db = await freshSchema();
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it('matches, counts, ranks and sorts exactly as the memory index', async () => {
+    await db.truncate();
+    const random = prng(20260301);
+    const account = newId(Date.UTC(2026, 0, 1));
+    const other = newId(Date.UTC(2026, 0, 2));
+    const mine = documents(random, account, 200, Date.UTC(2026, 1, 1));
+    const theirs = documents(random, other, 40, Date.UTC(2026, 1, 2));
+    // Some leads are indexed again with new fields: the newer document replaces the older and becomes the newest.
+    const again = mine.slice(0, 30).map((d, i) => ({ ...d, fields: { ...d.fields, city: CITIES[i % CITIES.length] as string, first_name: 'Renamed' } }));
+    const memory = memoryStorage().search;
+    const postgres = searchIndex(db.pool, db.schema);
+    for (const doc of [...mine, ...theirs, ...again]) {
+      memory.index(doc);
+      (await postgres.index(doc))._unsafeUnwrap();
+    }
+    const all = queries(random, account, mine, 200);
+    let matched = 0;
+    for (const q of all) {
+      const expected = await page(memory, q);
+      expect({ q, ...(await page(postgres, q)) }).toEqual({ q, ...expected });
+      if (expected.leads.length > 0) matched++;
+    }
+    // The comparison means something only if most queries find leads.
+    expect(matched).toBeGreaterThan(all.length / 2);
+  });
+
+  it('keeps accounts apart, replaces a re-indexed lead and forgets expired leads', async () => {
+    await db.truncate();
+    const index = searchIndex(db.pool, db.schema);
+    const random = prng(7);
+    const [a, b] = [newId(Date.UTC(2026, 0, 3)), newId(Date.UTC(2026, 0, 4))];
+    const [doc] = documents(random, a as string, 1, Date.UTC(2026, 2, 1));
+    const lead = doc as SearchDocument;
+    await index.index({ ...lead, fields: { ...lead.fields, first_name: 'Ottoline' } });
+    await index.index({ ...lead, account_id: b as string, lead_id: newId(Date.UTC(2026, 2, 2)), fields: { ...lead.fields, first_name: 'Ottoline' } });
+    const q = { account_id: a as string, terms: ['otto'], phrases: [], from: 0, limit: 10 };
+    expect((await index.search(q))._unsafeUnwrap()).toMatchObject({ total: 1, documents: [{ lead_id: lead.lead_id, account_id: a }] });
+    await index.index({ ...lead, fields: { ...lead.fields, first_name: 'Bertha' } });
+    expect((await index.search(q))._unsafeUnwrap()).toEqual({ total: 0, documents: [] });
+    expect((await index.search({ ...q, terms: ['bert'] }))._unsafeUnwrap().documents).toEqual([{ ...lead, fields: { ...lead.fields, first_name: 'Bertha' } }]);
+    expect((await index.search({ ...q, terms: ['bert'], from: 5 }))._unsafeUnwrap()).toEqual({ total: 1, documents: [] });
+    expect((await index.purgeExpired('2099-01-01T00:00:00.000Z'))._unsafeUnwrap()).toBe(2);
+    expect((await index.search({ ...q, terms: [] }))._unsafeUnwrap()).toEqual({ total: 0, documents: [] });
+  });
+
+  it('takes field text jsonb and tsvector cannot hold as is', async () => {
+    await db.truncate();
+    const index = searchIndex(db.pool, db.schema);
+    const [doc] = documents(prng(9), newId(Date.UTC(2026, 0, 5)), 1, Date.UTC(2026, 2, 3));
+    const lead = { ...(doc as SearchDocument), fields: { ...(doc as SearchDocument).fields, first_name: 'Nul\u0000l \ud800', city: `${'x'.repeat(3000)} it's \\ "q"` } };
+    (await index.index(lead))._unsafeUnwrap();
+    const found = (await index.search({ account_id: lead.account_id, terms: ['nul', 'it', 's', 'xxxx'], phrases: [], from: 0, limit: 10 }))._unsafeUnwrap();
+    expect(found.documents).toEqual([lead]);
+    const sorted = await index.search({ account_id: lead.account_id, terms: [], phrases: [], sort: { field: 'first_name', dir: 'asc' }, from: 0, limit: 1 });
+    expect(sorted._unsafeUnwrap().total).toBe(1);
+  });
+});
