@@ -80,7 +80,8 @@ export async function runExportJob(deps: ExportRunDeps, job: LeasedJob): Promise
   logger.info(log, 'export started');
 
   const fileKey = `exports/${exp.account_id}/${exp.id}-${job.attempts}.csv`;
-  const stringifier = stringify({ eof: true });
+  // Rows are small: a few hundred buffered rows and 64 KiB of text keep the pipe busy, not the heap.
+  const stringifier = stringify({ eof: true, writableHighWaterMark: 256, readableHighWaterMark: 64 * 1024 });
   const upload = deps.fileStore.put(fileKey, stringifier, { contentType: 'text/csv; charset=utf-8' });
   const produced = await produce(deps, ref, exp, account.value, stringifier);
   if (produced.kind === 'written') stringifier.end();
