@@ -7,7 +7,9 @@ import { counterStore } from './stores/counters';
 import { credentialStore } from './stores/credentials';
 import { entityStore } from './stores/entities';
 import { eventStore } from './stores/events';
+import { exportStore } from './stores/exports';
 import { flowStore } from './stores/flows';
+import { jobStore } from './stores/jobs';
 import { leadStore } from './stores/leads';
 import { rollupStore } from './stores/rollups';
 import { searchIndex } from './stores/search';
@@ -57,5 +59,7 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
     credentials: credentialStore(options.pool, schema),
     rollups: rollupStore(options.pool, schema),
     search: searchIndex(options.pool, schema),
+    exports: exportStore(options.pool, schema),
+    jobs: jobStore(options.pool, schema),
   };
 }

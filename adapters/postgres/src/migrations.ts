@@ -247,4 +247,50 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX search_documents_expires_at ON ${s}.search_documents (expires_at);
     `,
   },
+  {
+    version: 11,
+    name: 'background jobs',
+    // Claimed with FOR UPDATE SKIP LOCKED off the partial index of pending jobs;
+    // done and failed jobs stay (enqueuing the same kind and ID again is a no-op).
+    up: (s) => `
+      CREATE TABLE ${s}.jobs (
+        kind         text COLLATE "C" NOT NULL,
+        id           text COLLATE "C" NOT NULL,
+        seq          bigint GENERATED ALWAYS AS IDENTITY,
+        payload      jsonb NOT NULL,
+        state        text NOT NULL CHECK (state IN ('pending', 'done', 'failed')),
+        due_at       timestamptz NOT NULL,
+        attempts     integer NOT NULL,
+        enqueued_at  timestamptz NOT NULL,
+        lease_id     text,
+        leased_until timestamptz,
+        error        jsonb,
+        PRIMARY KEY (kind, id)
+      );
+      CREATE INDEX jobs_pending ON ${s}.jobs (kind, due_at, enqueued_at, seq) WHERE state = 'pending';
+    `,
+  },
+  {
+    version: 12,
+    name: 'exports',
+    // What an export job changes is a column of its own (status, progress, file, reason,
+    // error) and the download log a jsonb array appended to in place; the rest of the
+    // request is one jsonb document that never changes.
+    up: (s) => `
+      CREATE TABLE ${s}.exports (
+        id            text COLLATE "C" PRIMARY KEY,
+        account_id    text COLLATE "C" NOT NULL,
+        expires_at    timestamptz NOT NULL,
+        status        text NOT NULL,
+        exported_docs double precision NOT NULL,
+        file_name     jsonb,
+        file_key      jsonb,
+        reason        jsonb,
+        error         jsonb,
+        downloads     jsonb NOT NULL,
+        request       jsonb NOT NULL
+      );
+      CREATE INDEX exports_account_id ON ${s}.exports (account_id, id);
+    `,
+  },
 ];

@@ -5,7 +5,9 @@ import type { Queryable } from './query';
 import { counterStore } from './stores/counters';
 import { credentialStore } from './stores/credentials';
 import { eventStore } from './stores/events';
+import { exportStore } from './stores/exports';
 import { flowStore } from './stores/flows';
+import { jobStore } from './stores/jobs';
 import { leadStore } from './stores/leads';
 import { rollupStore } from './stores/rollups';
 import { searchIndex } from './stores/search';
@@ -105,6 +107,8 @@ describe.skipIf(!available)('postgres query plans', () => {
     ],
     ["an account's newest leads", (q, s) => searchIndex(q, s).search({ account_id: ACCOUNT, terms: [], phrases: [], from: 0, limit: 10 }), 'search_documents_account_seq'],
     ['the search purge', (q, s) => searchIndex(q, s).purgeExpired(LIVE), 'search_documents_expires_at'],
+    ['claiming a job', (q, s) => jobStore(q, s).claim('export', Date.UTC(2026, 0, 1), 60_000), 'jobs_pending'],
+    ["an account's exports", (q, s) => exportStore(q, s).list({ account_id: ACCOUNT, live_at: LIVE, before_id: ID, limit: 20 }), 'exports_account_id'],
     // A detector pass reads a short window: the hour index finds its cells, and the few accounts are then sorted.
     ['the accounts active in a window', (q, s) => rollupStore(q, s).activeAccounts(LIVE, '2026-01-02T00:00:00.000Z'), 'rollups_hour', { sorts: true }],
   ];

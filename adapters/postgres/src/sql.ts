@@ -22,6 +22,15 @@ export function placeholders(count: number, from = 1): string {
   return Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
 }
 
+/**
+ * SQL turning a parameter of epoch milliseconds into a timestamptz (the ports that
+ * count time in milliseconds: spool, jobs). Exact: timestamptz keeps microseconds.
+ */
+export const msToTimestamp = (param: string): string => `to_timestamp(${param}::float8 / 1000)`;
+
+/** SQL reading a timestamptz column back as epoch milliseconds (a float8, so `pg` answers a number). */
+export const timestampToMs = (column: string): string => `round(extract(epoch FROM ${column}) * 1000)::float8`;
+
 /** A timestamptz as the ISO 8601 UTC text the ports use; `pg` hands back a Date unless told otherwise. */
 export function iso(value: Date | string): string {
   return (value instanceof Date ? value : new Date(value)).toISOString();
@@ -66,8 +75,19 @@ export function toJsonb(value: unknown): string {
   return JSONB_REFUSES.test(text) || isWrapped(value) ? JSON.stringify({ [WRAPPED]: text }) : text;
 }
 
-/** What {@link toJsonb} stored, as the value it was given. */
+/**
+ * What {@link toJsonb} stored, as the value it was given. For an object or array
+ * column as `pg` parses it; a column that can hold a bare JSON string must be
+ * selected as `::text` and read with {@link fromJsonbText}, since a string here is
+ * taken for unparsed JSON text.
+ */
 export function fromJsonb<T>(value: T | string): T {
   const parsed = json<unknown>(value);
+  return (isWrapped(parsed) ? JSON.parse(parsed[WRAPPED]) : parsed) as T;
+}
+
+/** What {@link toJsonb} stored, from the column selected as `::text`. */
+export function fromJsonbText<T>(text: string): T {
+  const parsed = JSON.parse(text) as unknown;
   return (isWrapped(parsed) ? JSON.parse(parsed[WRAPPED]) : parsed) as T;
 }

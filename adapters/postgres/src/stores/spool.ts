@@ -1,7 +1,7 @@
 import type { LeasedSpoolItem, Spool, SpoolError, SpoolItem, StoreError } from '@leadroute/core';
 import type { Pool } from 'pg';
 import { query } from '../query';
-import { DEFAULT_SCHEMA, json, qualified } from '../sql';
+import { DEFAULT_SCHEMA, json, msToTimestamp, qualified, timestampToMs } from '../sql';
 
 /** A spool row with its times already in epoch milliseconds (see {@link MS}). */
 interface SpoolRow {
@@ -23,8 +23,8 @@ interface LeasedRow extends SpoolRow {
 }
 
 /** The ports count time in epoch milliseconds; columns are timestamptz, exact to the microsecond. */
-const TS = (param: string): string => `to_timestamp(${param}::float8 / 1000)`;
-const MS = (column: string): string => `round(extract(epoch FROM ${column}) * 1000)::float8`;
+const TS = msToTimestamp;
+const MS = timestampToMs;
 
 const RETURNING = `target, key, seq, payload, route, ${MS('due_at')} AS due_at, attempts, ${MS('enqueued_at')} AS enqueued_at,
   last_error, lease_id, ${MS('leased_until')} AS leased_until`;
