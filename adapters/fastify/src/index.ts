@@ -22,12 +22,24 @@ export interface LeadroutePluginOptions extends HttpHandlerOptions {
  */
 export const leadroute: FastifyPluginAsync<LeadroutePluginOptions> = async (app, { service, serve = 'api', ...options }) => {
   const handle = serve === 'certificates' ? createCertificateHandler(service, options) : createHttpHandler(service, options);
+  // Fastify refuses a Content-Type it cannot parse before any parser runs; the
+  // handler owns that decision (the spec's 406/415), so hide the header from
+  // Fastify and hand the original on.
+  const contentTypes = new WeakMap<object, string>();
+  app.addHook('onRequest', async (request) => {
+    const type = request.headers['content-type'];
+    if (type === undefined) return;
+    contentTypes.set(request, type);
+    request.headers['content-type'] = 'application/octet-stream';
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
   const prefix = app.prefix;
   app.all('/*', async (request, reply) => {
     const url = request.url.startsWith(prefix) ? request.url.slice(prefix.length) || '/' : request.url;
-    const response = await handle({ method: request.method, url, headers: request.headers, body: request.raw });
+    const type = contentTypes.get(request);
+    const headers = type === undefined ? request.headers : { ...request.headers, 'content-type': type };
+    const response = await handle({ method: request.method, url, headers, body: request.raw });
     return reply.code(response.status).headers(response.headers).send(response.body ?? '');
   });
 };
