@@ -7,6 +7,7 @@ export { alertStoreSuite, anAlert } from './suites/alerts';
 
 import { accountStoreSuite } from './suites/accounts';
 import { alertStoreSuite } from './suites/alerts';
+import { certificateStoreSuite } from './suites/certificates';
 import { aliasStoreSuite } from './suites/aliases';
 import { entityStoreSuite } from './suites/entities';
 import { eventStoreSuite } from './suites/events';
@@ -25,6 +26,7 @@ export { rollupStoreSuite } from './suites/rollups';
 export { aSearchDocument, searchIndexSuite } from './suites/search';
 export { anExport, exportStoreSuite } from './suites/exports';
 export { jobStoreSuite } from './suites/jobs';
+export { aCertificate, certificateStoreSuite } from './suites/certificates';
 export { fileStoreCases, type FileStoreHarness, runFileStoreSuite } from './suites/files';
 
 /** Every storage suite; an adapter runs them all with `runSuites(name, setup, storageSuites)`. */
@@ -42,6 +44,7 @@ export const storageSuites: readonly Suite[] = [
   searchIndexSuite,
   exportStoreSuite,
   jobStoreSuite,
+  certificateStoreSuite,
 ];
 export { createTestService, type ManualClock, manualClock, type TestService } from './flows';
 export { spoolSuite } from './spool-suite';
