@@ -176,6 +176,7 @@ describe('export jobs', () => {
     const s3like: PresignedFileStore = {
       name: 'fake-s3',
       delivery: 'presigned',
+      capabilities: { remove: true },
       put: w.files.put,
       remove: w.files.remove,
       presign: (key, seconds) => (asked.push([key, seconds]), okAsync(`https://bucket.example/${key}?X-Amz-Expires=${seconds}`)),

@@ -68,6 +68,7 @@ export function countingFileStore(onChunk: (bytes: number) => void = () => {}): 
   return {
     name: 'counting',
     delivery: 'served',
+    capabilities: { remove: true },
     written,
     put(key, body) {
       const drain = async () => {

@@ -36,6 +36,7 @@ export function directoryFileStore(options: DirectoryFileStoreOptions): ServedFi
   return {
     name: 'directory',
     delivery: 'served',
+    capabilities: { remove: true },
     put(key, body) {
       const path = pathOf(key);
       if (!path) return badKey(key);

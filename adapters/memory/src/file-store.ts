@@ -21,6 +21,7 @@ export function memoryFileStore(): MemoryFileStore {
   return {
     name: 'memory',
     delivery: 'served',
+    capabilities: { remove: true },
     files,
     put(key, body, options) {
       const collect = async (): Promise<{ bytes: number }> => {

@@ -20,6 +20,8 @@ import type {
 } from '@leadroute/core';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 
+export { s3FileStore, type S3FileStoreOptions } from './file-store';
+
 /** Options of {@link s3Storage}. */
 export interface S3StorageOptions {
   /**

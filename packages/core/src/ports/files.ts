@@ -26,7 +26,15 @@ interface FileStoreBase {
    * file is removed) and the stream's error comes back as the cause.
    */
   put(key: string, body: AsyncIterable<Uint8Array | string>, options: FilePutOptions): ResultAsync<{ readonly bytes: number }, FileStoreError>;
-  /** Removes the file; removing a missing file is not an error. */
+  /** What the store can do beyond writing and handing out files. */
+  readonly capabilities: {
+    /**
+     * `remove` deletes. When false, `remove` does nothing and old files are left to
+     * the backing store's own expiry (an S3 lifecycle rule).
+     */
+    readonly remove: boolean;
+  };
+  /** Removes the file (see `capabilities.remove`); removing a missing file is not an error. */
   remove(key: string): ResultAsync<void, FileStoreError>;
 }
 
