@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { BlobServiceClient } from '@azure/storage-blob';
 import { azureBlobStorage } from '@leadroute/azure-blob';
@@ -193,6 +194,19 @@ describe('firehose delivery of flow events to S3 (s3rver)', () => {
     expect([...(await s3Objects('runner/')).keys()].sort()).toEqual([...expectedObjects(s.events(flowId), 'runner').keys()].sort());
     driver.close();
   });
+
+  it('runs a runner that does not keep the process alive', () => {
+    const script = [
+      "import { createLeadService } from '@leadroute/core';",
+      "import { memoryStorage } from '@leadroute/memory';",
+      'createLeadService({ storage: memoryStorage() }).firehose.runner({ intervalMs: 50 }).start();',
+      "console.log('started');",
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--conditions=@leadroute/source', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(child.stdout).toContain('started');
+    // A timer holding the process would have run into the timeout and been killed (status null).
+    expect(child.status).toBe(0);
+  }, 40_000);
 
   it('refuses a firehose credential of another account when the flow is saved', async () => {
     const s = await setup({});
