@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { CERTIFICATE_CLAIM_MODULE_ID, type LeadService, type NewCertificate, type StoredEvent } from '@leadroute/core';
+import { CERTIFICATE_CLAIM_MODULE_ID, type LeadService, type NewCertificate, rejectionCategory, type StoredEvent } from '@leadroute/core';
 import { expressCertificateRouter, expressRouter } from '@leadroute/express';
 import { leadroute } from '@leadroute/fastify';
 import type { MemoryStorage } from '@leadroute/memory';
@@ -196,11 +196,16 @@ describe.each(BINDINGS)('the consent-certificate step through %s', (name) => {
     for (const lead of [{ first_name: 'A' }, { first_name: 'B', trustedform_cert_url: '' }]) {
       const event = await submit(lead);
       expect(event).toMatchObject({ type: 'recipient', outcome: 'skip', reason: 'missing certificate', module_id: CERTIFICATE_CLAIM_MODULE_ID });
+      // What the missing-tf-cert alert counts.
+      expect(rejectionCategory(event)).toBe('missing-certificate');
     }
   });
 
   it('fails a lead with an unknown, expired or malformed certificate', async () => {
-    expect(await submit({ trustedform_cert_url: `https://cert.trustedform.com/${UNKNOWN_ID}` })).toMatchObject({ outcome: 'failure', reason: 'unknown certificate' });
+    const unknown = await submit({ trustedform_cert_url: `https://cert.trustedform.com/${UNKNOWN_ID}` });
+    expect(unknown).toMatchObject({ outcome: 'failure', reason: 'unknown certificate' });
+    // What the tf-failures alert counts.
+    expect(rejectionCategory(unknown)).toBe('certificate-failure');
     expect(await submit({ trustedform_cert_url: 'not a url' })).toMatchObject({ outcome: 'failure', reason: 'malformed certificate URL' });
     const old = (await f.service.certificates.record(VISIT))._unsafeUnwrap();
     clock.advance(73 * HOUR);
