@@ -64,9 +64,13 @@ export interface JobStore {
    * the attempt. Undefined when there is none.
    */
   claim(kind: string, nowMs: number, leaseMs: number): ResultAsync<LeasedJob | undefined, StoreError>;
-  /** Moves the lease's end to `nowMs + leaseMs`. False when the lease is no longer the caller's. */
+  /**
+   * The heartbeat: moves the lease's end to `nowMs + leaseMs`. False when the lease
+   * is no longer the caller's: another worker claimed the job after it ran out (the
+   * lease ID changes with every claim; a lapsed lease nobody took is still held).
+   */
   extend(ref: JobRef, nowMs: number, leaseMs: number): ResultAsync<boolean, StoreError>;
-  /** Marks the job done and releases it. False when the lease is no longer the caller's. */
+  /** Marks the job done and releases it. False when the lease is no longer the caller's (as for `extend`). */
   complete(ref: JobRef, nowMs: number): ResultAsync<boolean, StoreError>;
   /**
    * Releases the job after a failure: pending again from `retryAt` when given,
