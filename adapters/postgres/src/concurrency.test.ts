@@ -1,4 +1,4 @@
-import { aFlow, aLead, anAccount, freshId } from '@leadroute/testkit';
+import { aCertificate, aFlow, aLead, anAccount, anExport, freshId } from '@leadroute/testkit';
 import type { RollupRow, Storage, StoreError } from '@leadroute/core';
 import type { Result, ResultAsync } from 'neverthrow';
 import pg from 'pg';
@@ -103,5 +103,39 @@ describe.skipIf(!available)('postgres under concurrency (several pools, several 
     const rows = (await storages()[0]?.rollups.query({ account_id: account, from: '2026-03-08T00:00:00.000Z', to: '2026-03-09T00:00:00.000Z' }))?._unsafeUnwrap();
     expect(rows?.find((r) => r.kind === 'source')).toMatchObject({ count: 120, cost: 30, revenue: 240, purchase_price: 60 });
     expect(rows?.find((r) => r.kind === 'ping')).toMatchObject({ count: 60, cost: 15, revenue: 120, purchase_price: 30 });
+  });
+
+  it('marks a source seen for exactly one of many concurrent detector passes', async () => {
+    const account = anAccount().id;
+    const source = freshId();
+    const results = (await race(24, (s, i) => s.alerts.markSourceSeen(account, source, new Date(Date.UTC(2026, 0, 15, 15, 0, i)).toISOString()))).map((r) => r._unsafeUnwrap());
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('gives a detector lease to exactly one of many processes asking at once', async () => {
+    const name = `alerts:${anAccount().id}`;
+    const results = (await race(24, (s, i) => s.alerts.tryLease(name, `process-${i}`, '2026-01-15T15:00:00.000Z', '2026-01-15T15:05:00.000Z'))).map((r) => r._unsafeUnwrap());
+    expect(results.filter(Boolean)).toHaveLength(1);
+    // The winner keeps it; every other owner is refused until it expires.
+    const winner = `process-${results.indexOf(true)}`;
+    expect((await storages()[0]?.alerts.tryLease(name, winner, '2026-01-15T15:04:00.000Z', '2026-01-15T15:09:00.000Z'))?._unsafeUnwrap()).toBe(true);
+    expect((await storages()[1]?.alerts.tryLease(name, 'late', '2026-01-15T15:08:59.000Z', '2026-01-15T15:13:00.000Z'))?._unsafeUnwrap()).toBe(false);
+  });
+
+  it('keeps every concurrent certificate claim and export download', async () => {
+    const certificate = aCertificate();
+    const exp = anExport(anAccount().id);
+    (await storages()[0]?.certificates.insert(certificate))?._unsafeUnwrap();
+    (await storages()[0]?.exports.insert(exp))?._unsafeUnwrap();
+    const at = (i: number) => new Date(Date.UTC(2026, 0, 16, 0, 0, i)).toISOString();
+    const expiry = (i: number) => new Date(Date.UTC(2026, 3, 16, 0, 0, i)).toISOString();
+    const claims = await race(20, (s, i) => s.certificates.claim(certificate.id, { at: at(i), event_id: freshId(), lead_id: freshId() }, expiry(i)));
+    const downloads = await race(20, (s, i) => s.exports.addDownload(exp.id, { at: at(i), user: exp.user }));
+    for (const r of [...claims, ...downloads]) r._unsafeUnwrap();
+    const stored = (await storages()[1]?.certificates.get(certificate.id))?._unsafeUnwrap();
+    expect(stored?.claims.map((c) => c.at).sort()).toEqual(Array.from({ length: 20 }, (_, i) => at(i)));
+    // The latest expiry wins whatever order the claims landed in.
+    expect(stored?.expires_at).toBe(expiry(19));
+    expect((await storages()[2]?.exports.get(exp.id))?._unsafeUnwrap()?.downloads).toHaveLength(20);
   });
 });

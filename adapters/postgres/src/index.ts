@@ -2,7 +2,9 @@ import type { Storage } from '@leadroute/core';
 import type { Pool } from 'pg';
 import { DEFAULT_SCHEMA, quoteIdent } from './sql';
 import { accountStore } from './stores/accounts';
+import { alertStore } from './stores/alerts';
 import { aliasStore } from './stores/aliases';
+import { certificateStore } from './stores/certificates';
 import { counterStore } from './stores/counters';
 import { credentialStore } from './stores/credentials';
 import { entityStore } from './stores/entities';
@@ -13,6 +15,7 @@ import { jobStore } from './stores/jobs';
 import { leadStore } from './stores/leads';
 import { rollupStore } from './stores/rollups';
 import { searchIndex } from './stores/search';
+import { postgresSpool } from './stores/spool';
 
 export { type MigrateOptions, type MigrationReport, migrate } from './migrate';
 export { type PostgresSpoolOptions, postgresSpool } from './stores/spool';
@@ -61,5 +64,8 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
     search: searchIndex(options.pool, schema),
     exports: exportStore(options.pool, schema),
     jobs: jobStore(options.pool, schema),
+    spool: postgresSpool({ pool: options.pool, schema }),
+    certificates: certificateStore(options.pool, schema),
+    alerts: alertStore(options.pool, schema),
   };
 }

@@ -293,4 +293,61 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX exports_account_id ON ${s}.exports (account_id, id);
     `,
   },
+  {
+    version: 13,
+    name: 'consent certificates',
+    // Claims are a jsonb array appended to in place and expires_at only ever moves
+    // later (GREATEST), both in one UPDATE, so concurrent claims all land.
+    up: (s) => `
+      CREATE TABLE ${s}.certificates (
+        id          text COLLATE "C" PRIMARY KEY,
+        ping_token  text COLLATE "C" NOT NULL,
+        expires_at  timestamptz NOT NULL,
+        claims      jsonb NOT NULL,
+        certificate jsonb NOT NULL
+      );
+      CREATE UNIQUE INDEX certificates_ping_token ON ${s}.certificates (ping_token);
+    `,
+  },
+  {
+    version: 14,
+    name: 'alerts',
+    // One alert per key (replaced whole by the detector); timelines, operator settings,
+    // the sources each account has seen, and the named leases of detector passes.
+    up: (s) => `
+      CREATE TABLE ${s}.alerts (
+        key        text COLLATE "C" PRIMARY KEY,
+        account_id text COLLATE "C" NOT NULL,
+        status     text NOT NULL,
+        alert      jsonb NOT NULL
+      );
+      CREATE INDEX alerts_active ON ${s}.alerts (account_id) WHERE status = 'active';
+      CREATE TABLE ${s}.alert_activity (
+        seq        bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id         text COLLATE "C" NOT NULL,
+        account_id text COLLATE "C" NOT NULL,
+        key        text COLLATE "C" NOT NULL,
+        at         timestamptz NOT NULL,
+        kind       text NOT NULL,
+        visibility text NOT NULL,
+        entry      jsonb NOT NULL
+      );
+      CREATE INDEX alert_activity_timeline ON ${s}.alert_activity (key, at DESC, id DESC);
+      CREATE TABLE ${s}.alert_settings (
+        scope     text PRIMARY KEY,
+        overrides jsonb NOT NULL
+      );
+      CREATE TABLE ${s}.alert_seen_sources (
+        account_id text COLLATE "C" NOT NULL,
+        source_id  text COLLATE "C" NOT NULL,
+        seen_at    timestamptz NOT NULL,
+        PRIMARY KEY (account_id, source_id)
+      );
+      CREATE TABLE ${s}.leases (
+        name  text PRIMARY KEY,
+        owner text NOT NULL,
+        until timestamptz NOT NULL
+      );
+    `,
+  },
 ];

@@ -2,6 +2,8 @@ import type { StoreError } from '@leadroute/core';
 import type { ResultAsync } from 'neverthrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from './query';
+import { alertStore } from './stores/alerts';
+import { certificateStore } from './stores/certificates';
 import { counterStore } from './stores/counters';
 import { credentialStore } from './stores/credentials';
 import { eventStore } from './stores/events';
@@ -109,6 +111,14 @@ describe.skipIf(!available)('postgres query plans', () => {
     ['the search purge', (q, s) => searchIndex(q, s).purgeExpired(LIVE), 'search_documents_expires_at'],
     ['claiming a job', (q, s) => jobStore(q, s).claim('export', Date.UTC(2026, 0, 1), 60_000), 'jobs_pending'],
     ["an account's exports", (q, s) => exportStore(q, s).list({ account_id: ACCOUNT, live_at: LIVE, before_id: ID, limit: 20 }), 'exports_account_id'],
+    [
+      "a page of an alert's timeline",
+      (q, s) => alertStore(q, s).activity({ account_id: ACCOUNT, key: `recipient-failure:${ACCOUNT}:${ID}`, before: { at: LIVE, id: ID }, customerOnly: true, limit: 20 }),
+      'alert_activity_timeline',
+    ],
+    ["an account's active alerts", (q, s) => alertStore(q, s).listActive(ACCOUNT), 'alerts_active', { sorts: true }],
+    ['the accounts with active alerts', (q, s) => alertStore(q, s).accountsWithActive(), 'alerts_active'],
+    ['a certificate by its ping token', (q, s) => certificateStore(q, s).findByPingToken('token'), 'certificates_ping_token'],
     // A detector pass reads a short window: the hour index finds its cells, and the few accounts are then sorted.
     ['the accounts active in a window', (q, s) => rollupStore(q, s).activeAccounts(LIVE, '2026-01-02T00:00:00.000Z'), 'rollups_hour', { sorts: true }],
   ];

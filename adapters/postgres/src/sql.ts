@@ -91,3 +91,16 @@ export function fromJsonbText<T>(text: string): T {
   const parsed = JSON.parse(text) as unknown;
   return (isWrapped(parsed) ? JSON.parse(parsed[WRAPPED]) : parsed) as T;
 }
+
+/**
+ * An array for a jsonb column that statements append to (`col || jsonb_build_array(...)`):
+ * each element encoded by {@link toJsonb} on its own, so the array itself is never wrapped.
+ */
+export function toJsonbArray(items: readonly unknown[]): string {
+  return `[${items.map((item) => toJsonb(item)).join(',')}]`;
+}
+
+/** The elements {@link toJsonbArray} (and appends of {@link toJsonb} elements) stored, as given. */
+export function fromJsonbArray<T>(value: unknown[] | string): T[] {
+  return json<unknown[]>(value).map((item) => fromJsonb(item as T));
+}

@@ -1,6 +1,6 @@
-import type { ExportPatch, ExportStore, StoredExport } from '@leadroute/core';
+import type { ExportDownload, ExportPatch, ExportStore, StoredExport } from '@leadroute/core';
 import { type Queryable, query } from '../query';
-import { fromJsonb, fromJsonbText, iso, qualified, toJsonb } from '../sql';
+import { fromJsonb, fromJsonbArray, fromJsonbText, iso, qualified, toJsonb, toJsonbArray } from '../sql';
 
 /** What an export job changes: each a column, so a patch is a plain UPDATE. */
 const PATCHABLE = ['status', 'exported_docs', 'file_name', 'file_key', 'reason', 'error'] as const satisfies readonly (keyof ExportPatch)[];
@@ -43,7 +43,7 @@ function toExport(row: ExportRow): StoredExport {
     status: row.status,
     exported_docs: row.exported_docs,
     ...optionals,
-    downloads: fromJsonb<unknown[]>(row.downloads).map((entry) => fromJsonb(entry as string)),
+    downloads: fromJsonbArray<ExportDownload>(row.downloads),
   } as StoredExport;
 }
 
@@ -71,7 +71,7 @@ export function exportStore(db: Queryable, schema: string): ExportStore {
           optional(file_key),
           optional(reason),
           optional(error),
-          JSON.stringify(downloads.map((entry) => JSON.parse(toJsonb(entry)) as unknown)),
+          toJsonbArray(downloads),
           toJsonb(request),
         ],
       ).map(() => undefined);
