@@ -1,5 +1,19 @@
 import type { Collection, Db, MongoClient } from 'mongodb';
 import { type AccountDoc, type AliasDoc, type ApiKeyDoc, COLLECTIONS, type EntityDoc, type SpoolDoc } from './documents';
+import type { CredentialDoc, EventDoc, ExportDoc, FlowDoc, LeadDoc } from './records';
+import type {
+  ActivityDoc,
+  AlertDoc,
+  CertificateDoc,
+  CounterDoc,
+  JobDoc,
+  LeaseDoc,
+  RollupDoc,
+  SearchDoc,
+  SeenSourceDoc,
+  SequenceDoc,
+  SettingsDoc,
+} from './records-work';
 
 /** Where the adapter keeps its collections. */
 export interface MongoStorageOptions {
@@ -23,6 +37,22 @@ export interface MongoCollections {
   readonly entities: Collection<EntityDoc>;
   readonly aliases: Collection<AliasDoc>;
   readonly spool: Collection<SpoolDoc>;
+  readonly flows: Collection<FlowDoc>;
+  readonly leads: Collection<LeadDoc>;
+  readonly events: Collection<EventDoc>;
+  readonly counters: Collection<CounterDoc>;
+  readonly credentials: Collection<CredentialDoc>;
+  readonly rollups: Collection<RollupDoc>;
+  readonly search: Collection<SearchDoc>;
+  readonly sequences: Collection<SequenceDoc>;
+  readonly exports: Collection<ExportDoc>;
+  readonly jobs: Collection<JobDoc>;
+  readonly certificates: Collection<CertificateDoc>;
+  readonly alerts: Collection<AlertDoc>;
+  readonly alertActivity: Collection<ActivityDoc>;
+  readonly alertSettings: Collection<SettingsDoc>;
+  readonly seenSources: Collection<SeenSourceDoc>;
+  readonly leases: Collection<LeaseDoc>;
 }
 
 /** The database the options name. */
@@ -37,5 +67,21 @@ export function collectionsOf(options: MongoStorageOptions): MongoCollections {
     entities: db.collection<EntityDoc>(COLLECTIONS.entities),
     aliases: db.collection<AliasDoc>(COLLECTIONS.aliases),
     spool: db.collection<SpoolDoc>(COLLECTIONS.spool),
+    flows: db.collection<FlowDoc>(COLLECTIONS.flows),
+    leads: db.collection<LeadDoc>(COLLECTIONS.leads),
+    events: db.collection<EventDoc>(COLLECTIONS.events),
+    counters: db.collection<CounterDoc>(COLLECTIONS.counters),
+    credentials: db.collection<CredentialDoc>(COLLECTIONS.credentials),
+    rollups: db.collection<RollupDoc>(COLLECTIONS.rollups),
+    search: db.collection<SearchDoc>(COLLECTIONS.search),
+    sequences: db.collection<SequenceDoc>(COLLECTIONS.sequences),
+    exports: db.collection<ExportDoc>(COLLECTIONS.exports),
+    jobs: db.collection<JobDoc>(COLLECTIONS.jobs),
+    certificates: db.collection<CertificateDoc>(COLLECTIONS.certificates),
+    alerts: db.collection<AlertDoc>(COLLECTIONS.alerts),
+    alertActivity: db.collection<ActivityDoc>(COLLECTIONS.alertActivity),
+    alertSettings: db.collection<SettingsDoc>(COLLECTIONS.alertSettings),
+    seenSources: db.collection<SeenSourceDoc>(COLLECTIONS.seenSources),
+    leases: db.collection<LeaseDoc>(COLLECTIONS.leases),
   };
 }

@@ -24,6 +24,22 @@ export const COLLECTIONS = {
   entities: 'entities',
   aliases: 'entity_aliases',
   spool: 'spool',
+  flows: 'flows',
+  leads: 'leads',
+  events: 'events',
+  counters: 'counters',
+  credentials: 'credentials',
+  rollups: 'rollups',
+  search: 'search_documents',
+  sequences: 'sequences',
+  exports: 'exports',
+  jobs: 'jobs',
+  certificates: 'certificates',
+  alerts: 'alerts',
+  alertActivity: 'alert_activity',
+  alertSettings: 'alert_settings',
+  seenSources: 'alert_seen_sources',
+  leases: 'leases',
 } as const;
 
 export type CollectionName = (typeof COLLECTIONS)[keyof typeof COLLECTIONS];

@@ -1,10 +1,21 @@
-import type { Spool, Storage, StoreError } from '@leadroute/core';
+import type { Storage, StoreError } from '@leadroute/core';
 import type { ResultAsync } from 'neverthrow';
 import { collectionsOf, type MongoStorageOptions } from './collections';
 import { ensureIndexes } from './indexes';
 import { accountStore } from './stores/accounts';
+import { alertStore } from './stores/alerts';
 import { aliasStore } from './stores/aliases';
+import { certificateStore } from './stores/certificates';
+import { counterStore } from './stores/counters';
+import { credentialStore } from './stores/credentials';
 import { entityStore } from './stores/entities';
+import { eventStore } from './stores/events';
+import { exportStore } from './stores/exports';
+import { flowStore } from './stores/flows';
+import { jobStore } from './stores/jobs';
+import { leadStore } from './stores/leads';
+import { rollupStore } from './stores/rollups';
+import { searchIndex } from './stores/search';
 import { mongoSpool } from './stores/spool';
 
 export type { MongoStorageOptions } from './collections';
@@ -13,13 +24,8 @@ export { ensureIndexes } from './indexes';
 export { INDEXES, type IndexSpec } from './queries';
 export { type MongoSpoolOptions, mongoSpool } from './stores/spool';
 
-/**
- * The storage ports MongoDB implements so far (accounts, entities, aliases), the
- * spool, and the call that prepares the indexes.
- */
-export interface MongoStorage extends Pick<Storage, 'accounts' | 'entities' | 'aliases'> {
-  /** The delivery spool on the same database (as {@link mongoSpool} makes it). */
-  readonly spool: Spool;
+/** Every storage port on one database, and the call that prepares its indexes. */
+export interface MongoStorage extends Storage {
   /** {@link ensureIndexes} on this storage's database. */
   ensureIndexes(): ResultAsync<readonly string[], StoreError>;
 }
@@ -45,7 +51,18 @@ export function mongoStorage(options: MongoStorageOptions): MongoStorage {
     accounts: accountStore(collections),
     entities: entityStore(collections),
     aliases: aliasStore(collections),
+    flows: flowStore(collections),
+    leads: leadStore(collections),
+    events: eventStore(collections),
+    counters: counterStore(collections),
+    credentials: credentialStore(collections),
+    rollups: rollupStore(collections),
+    search: searchIndex(collections),
+    exports: exportStore(collections),
+    jobs: jobStore(collections),
     spool: mongoSpool(options),
+    certificates: certificateStore(collections),
+    alerts: alertStore(collections),
     ensureIndexes: () => ensureIndexes(options),
   };
 }

@@ -48,7 +48,14 @@ describe.skipIf(!uri)('mongo', () => {
     await clear();
     return {
       storage: mongoStorage(options()),
-      raw: { account: rawDoc(COLLECTIONS.accounts), entity: rawDoc(COLLECTIONS.entities), alias: rawDoc(COLLECTIONS.aliases) },
+      raw: {
+        account: rawDoc(COLLECTIONS.accounts),
+        entity: rawDoc(COLLECTIONS.entities),
+        alias: rawDoc(COLLECTIONS.aliases),
+        flow: rawDoc(COLLECTIONS.flows),
+        lead: rawDoc(COLLECTIONS.leads),
+        event: rawDoc(COLLECTIONS.events),
+      },
     };
   };
 

@@ -8,3 +8,14 @@ export interface FindQuery<T> {
   readonly filter: Filter<T>;
   readonly sort: SortSpec;
 }
+
+/** A find with a page size. */
+export interface PageQuery<T> extends FindQuery<T> {
+  readonly limit: number;
+}
+
+/** An aggregation pipeline: the stages, in order, as the driver's `aggregate` takes them. */
+export type Pipeline = Record<string, unknown>[];
+
+/** A page size as the server takes it: a whole number, never negative. */
+export const pageSize = (limit: number): number => Math.max(0, Math.floor(limit));

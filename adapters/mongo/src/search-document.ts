@@ -1,0 +1,38 @@
+import { fieldTerms, normalizeText, phraseText, SEARCH_FIELDS, type SearchDocument } from '@leadroute/core';
+import { toDate } from './documents';
+import type { SearchDoc } from './records-work';
+
+/** The terms a lead is found by, as the memory and PostgreSQL indexes take them: its lead ID and each field's terms. */
+export function documentTerms(doc: SearchDocument): string[] {
+  const terms = new Set<string>([doc.lead_id.toLowerCase()]);
+  for (const field of SEARCH_FIELDS) for (const t of fieldTerms(field, doc.fields[field])) terms.add(t);
+  return [...terms];
+}
+
+/**
+ * Every field's phrase text (core's `phraseText`: ` w1 w2 `), fields apart by a line
+ * break: a phrase (words joined by single spaces) is held by a field exactly when
+ * ` <phrase> ` occurs in this text.
+ */
+export const documentPhraseText = (doc: SearchDocument): string => SEARCH_FIELDS.map((field) => phraseText(field, doc.fields[field])).join('\n');
+
+/** The key each sortable field sorts by: normalized text, '' when the lead has none. */
+export function sortKeys(doc: SearchDocument): Record<string, string> {
+  const keys: Record<string, string> = { lead_id: doc.lead_id, submission_timestamp: doc.submission_timestamp };
+  for (const field of SEARCH_FIELDS) keys[field] = normalizeText(doc.fields[field]).trim();
+  return keys;
+}
+
+/** The lead's index entry; `seq` is its place in the order indexed (a re-indexed lead becomes the newest). */
+export const searchDocument = (doc: SearchDocument, seq: number): SearchDoc => ({
+  _id: { account_id: doc.account_id, lead_id: doc.lead_id },
+  account_id: doc.account_id,
+  terms: documentTerms(doc),
+  phrase_text: documentPhraseText(doc),
+  sort_keys: sortKeys(doc),
+  seq,
+  expires_at: toDate(doc.expires_at),
+  document: { ...doc, fields: { ...doc.fields } },
+});
+
+export const toSearchDocument = (d: SearchDoc): SearchDocument => ({ ...d.document, fields: { ...d.document.fields } });
