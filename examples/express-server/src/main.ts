@@ -1,25 +1,45 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import { createLeadService } from '@leadroute/core';
 import { expressCertificateRouter, expressRouter } from '@leadroute/express';
-import { memoryStorage } from '@leadroute/memory';
+import { memoryFileStore, memoryStorage } from '@leadroute/memory';
+import { migrate, postgresStorage } from '@leadroute/postgres';
 import express from 'express';
-import { CALLERS, seed } from './seed';
-
-const port = Number(process.env.PORT ?? 3000);
-const service = createLeadService({ storage: memoryStorage() });
-const keys = await seed(service, process.env);
+import pg from 'pg';
+import { CALLERS, demoBuyerModule, seed } from './seed';
 
 const app = express();
+// Listen first: export download links are absolute, so the service needs its own address.
+const server = app.listen(Number(process.env.PORT ?? 3000));
+await once(server, 'listening');
+const url = process.env.LEADROUTE_PUBLIC_URL ?? `http://localhost:${(server.address() as AddressInfo).port}`;
+
+// PostgreSQL when DATABASE_URL is set (tables created or brought up to date at start-up), memory otherwise.
+const pool = process.env.DATABASE_URL ? new pg.Pool({ connectionString: process.env.DATABASE_URL }) : undefined;
+if (pool) {
+  const migrated = await migrate(pool);
+  if (migrated.isErr()) throw new Error(migrated.error.message, { cause: migrated.error });
+}
+const service = createLeadService({
+  storage: pool ? postgresStorage({ pool }) : memoryStorage(),
+  integrations: [demoBuyerModule()],
+  fileStore: memoryFileStore(),
+  exports: { baseUrl: url },
+});
+// A database seeded by an earlier start already knows the demo key: keep its data rather than seed again.
+const reused = pool && process.env.LEADROUTE_API_KEY ? (await service.accounts.authenticate(process.env.LEADROUTE_API_KEY)).isOk() : false;
+const keys = reused
+  ? (Object.fromEntries(CALLERS.map((c) => [c.role, process.env[c.env] ?? '(not set)'])) as Awaited<ReturnType<typeof seed>>)
+  : await seed(service, process.env);
+
 // The certificate service has its own base address; mount it before the API router at '/'.
 app.use('/certificates', expressCertificateRouter(service));
 app.use('/', expressRouter(service));
-const server = app.listen(port, () => {
-  const address = server.address();
-  const url = `http://localhost:${typeof address === 'object' && address ? address.port : port}`;
-  console.log(`Leadroute example (in-memory storage) listening on ${url}`);
-  for (const c of CALLERS) console.log(`  ${c.env.padEnd(24)} ${keys[c.role]}   (${c.role}${process.env[c.env] ? '' : ', random'})`);
-  console.log(`Try:\n  curl -u API:${keys.demo} ${url}/entities`);
-});
 
-const stop = () => server.close(() => process.exit(0));
+console.log(`Leadroute example (${pool ? 'PostgreSQL' : 'in-memory'} storage${reused ? ', data from an earlier start' : ''}) listening on ${url}`);
+for (const c of CALLERS) console.log(`  ${c.env.padEnd(24)} ${keys[c.role]}   (${c.role}${process.env[c.env] ? '' : ', random'})`);
+console.log(`Try:\n  curl -u API:${keys.demo} ${url}/entities`);
+
+const stop = () => server.close(() => void (pool?.end() ?? Promise.resolve()).finally(() => process.exit(0)));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -1,4 +1,20 @@
-import type { Entity, EntityAlias, EventRecord, Flow, IntakeResult, Problem } from '@leadroute/core';
+import type {
+  ActivityPage,
+  Alert,
+  AlertSettings,
+  Entity,
+  EntityAlias,
+  EventRecord,
+  Export,
+  ExportFileLink,
+  FeedbackResult,
+  FirehoseValidation,
+  Flow,
+  IntakeResult,
+  Problem,
+  SearchResult,
+  StatsRow,
+} from '@leadroute/core';
 import { errAsync, ResultAsync } from 'neverthrow';
 
 /** Options of {@link createClient}. */
@@ -56,7 +72,7 @@ export function createClient(options: ClientOptions) {
   const auth: Record<string, string> = options.apiKey ? { authorization: `Basic ${Buffer.from(`API:${options.apiKey}`).toString('base64')}` } : {};
 
   /** Sends any request; the building block of every method, and a way to reach routes the client does not wrap. */
-  const request = <T>(req: ClientRequest): ResultAsync<T, ClientError> => {
+  const send = (req: ClientRequest): ResultAsync<{ res: Response; text: string }, ClientError> => {
     const headers: Record<string, string> = { accept: 'application/json', ...auth, ...req.headers };
     if (req.body !== undefined) headers['content-type'] ??= 'application/json';
     const sent = ResultAsync.fromPromise(
@@ -68,7 +84,17 @@ export function createClient(options: ClientOptions) {
       }).then(async (res) => ({ res, text: await res.text() })),
       (cause): ClientError => ({ type: 'network', message: cause instanceof Error ? cause.message : String(cause), cause }),
     );
-    return sent.andThen(({ res, text }) => {
+    return sent;
+  };
+
+  const failure = (res: Response, text: string, parsed: unknown): ClientError => {
+    const problem = res.headers.get('content-type')?.startsWith('application/problem+json') ? (parsed as Problem) : undefined;
+    return { type: 'http', status: res.status, body: text, ...(problem ? { problem } : {}) };
+  };
+
+  /** Sends any request and parses a JSON answer; the building block of every method. */
+  const request = <T>(req: ClientRequest): ResultAsync<T, ClientError> =>
+    send(req).andThen(({ res, text }) => {
       let parsed: unknown;
       try {
         parsed = text ? JSON.parse(text) : undefined;
@@ -76,10 +102,21 @@ export function createClient(options: ClientOptions) {
         parsed = undefined;
       }
       if (res.ok) return ResultAsync.fromSafePromise(Promise.resolve(parsed as T));
-      const problem = res.headers.get('content-type')?.startsWith('application/problem+json') ? (parsed as Problem) : undefined;
-      return errAsync<T, ClientError>({ type: 'http', status: res.status, body: text, ...(problem ? { problem } : {}) });
+      return errAsync<T, ClientError>(failure(res, text, parsed));
     });
-  };
+
+  /** Sends a request whose answer is text (CSV). */
+  const requestText = (req: ClientRequest): ResultAsync<string, ClientError> =>
+    send(req).andThen(({ res, text }) => {
+      if (res.ok) return ResultAsync.fromSafePromise(Promise.resolve(text));
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      return errAsync<string, ClientError>(failure(res, text, parsed));
+    });
 
   return {
     request,
@@ -112,6 +149,39 @@ export function createClient(options: ClientOptions) {
       list: (query: Query = {}) => request<EventRecord[]>({ method: 'GET', path: '/events', query }),
       query: (body: Record<string, unknown>) => request<EventRecord[]>({ method: 'POST', path: '/events', body }),
       get: (id: string) => request<EventRecord>({ method: 'GET', path: `/events/${segment(id)}` }),
+      /** Statistics rows (JSON). */
+      stats: (query: Query = {}) => request<StatsRow[]>({ method: 'GET', path: '/events/stats', query }),
+      /** Statistics as CSV with a header row. */
+      statsCsv: (query: Query = {}) => requestText({ method: 'GET', path: '/events/stats', query, headers: { accept: 'text/csv' } }),
+    },
+    /** Recipients' feedback: no API key; the delivery event ID authorizes it. A 201 means processed: check `outcome`. */
+    feedback: {
+      submit: (eventId: string, body: { type: 'conversion' | 'return'; reason?: string; occurred_at?: string }) =>
+        request<FeedbackResult>({ method: 'POST', path: '/feedback', query: { event_id: eventId }, body }),
+      byRecipient: (recipientName: string, body: Record<string, unknown>) =>
+        request<FeedbackResult>({ method: 'POST', path: `/feedback/${segment(recipientName)}`, body }),
+    },
+    exports: {
+      list: (query: { before_id?: string; after_id?: string; limit?: number } = {}) => request<Export[]>({ method: 'GET', path: '/exports', query }),
+      create: (body: { start?: string; end?: string; fields?: string[]; filter_rules?: { lhv: string; op: string; rhv?: string }[]; email_to?: string[]; standard_dates?: boolean }) =>
+        request<Export>({ method: 'POST', path: '/exports', body }),
+      get: (id: string) => request<Export>({ method: 'GET', path: `/exports/${segment(id)}` }),
+      /** A download link valid for 10 seconds: call it just before downloading. */
+      fileLink: (id: string) => request<ExportFileLink>({ method: 'GET', path: `/exports/${segment(id)}/file` }),
+    },
+    search: {
+      leads: (query: { query?: string; sort_by?: string; sort_dir?: 'asc' | 'desc'; from?: number; limit?: number }) =>
+        request<SearchResult>({ method: 'GET', path: '/search/leads', query }),
+    },
+    alerts: {
+      list: () => request<Alert[]>({ method: 'GET', path: '/alerts' }),
+      settings: () => request<AlertSettings>({ method: 'GET', path: '/alerts/settings' }),
+      activity: (key: string, query: { before?: string; limit?: number; kind?: string } = {}) =>
+        request<ActivityPage>({ method: 'GET', path: `/alerts/${segment(key)}/activity`, query }),
+    },
+    firehose: {
+      validate: (query: Record<string, string | boolean | undefined>) =>
+        request<FirehoseValidation>({ method: 'GET', path: '/firehose', query: query as Query }),
     },
   };
 }
