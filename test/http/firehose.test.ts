@@ -144,6 +144,26 @@ describe.each(BINDINGS)('GET /firehose through %s', (name) => {
     });
   });
 
+  it('never shows an inline connection string in flow or event responses', async () => {
+    const key = f.keys.demo;
+    const post = (path: string, json: unknown) => call(binding.url, { path, key, json });
+    const vendor = (await post('/entities', { name: 'Vendor', module_ids: [], source: 'seller', recipient: null })).body.id;
+    const firehose = { enabled: true, services: { azure: { bucket: CONTAINER, connection_string: azurite.connectionString(), prefix: `${name}-flow` } } };
+    const created = await post('/flows', { name: 'Streamed', sources: [{ entity_id: vendor }], steps: [], firehose });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.firehose.services.azure).toEqual({ enabled: true, bucket: CONTAINER, prefix: `${name}-flow` });
+    const submitted = await post(`/flows/${created.body.id}/sources/${vendor}/submit`, { first_name: 'Ada' });
+    expect(submitted.status).toBe(201);
+    for (const path of [`/flows/${created.body.id}`, '/flows', `/events?lead_id=${submitted.body.lead.id}`]) {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      expect(res.text).not.toContain('AccountKey');
+    }
+    const written = await blobNames(`${name}-flow/`);
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatch(new RegExp(`^${name}-flow/${submitted.body.lead.id}/[0-9a-f]{24}\\.json$`));
+  });
+
   describe('parameters and authentication', () => {
     it.each([
       ['no service', { bucket: BUCKET }, '/service'],
