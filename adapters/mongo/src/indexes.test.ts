@@ -2,7 +2,23 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COLLECTIONS, type CollectionName, type EntityDoc } from './documents';
 import { indexDescription } from './indexes';
-import { aliasesByAccount, dueSpoolItems, entitiesByOwner, type FindQuery, INDEXES, spoolCount } from './queries';
+import {
+  activeAlerts,
+  activityPage,
+  aliasesByAccount,
+  claimableJobs,
+  credentialsByAccount,
+  dueSpoolItems,
+  entitiesByOwner,
+  eventPage,
+  eventsByReference,
+  exportPage,
+  type FindQuery,
+  flowsByAccount,
+  INDEXES,
+  ROLLUP_CELL,
+  spoolCount,
+} from './queries';
 
 const named = (name: string) => INDEXES.find((i) => i.name === name);
 
@@ -38,13 +54,26 @@ describe('index specs', () => {
     expect(named('api_keys_hash_unique')).toEqual({ collection: 'api_keys', name: 'api_keys_hash_unique', key: { hash: 1 }, unique: true });
     expect(named('entity_aliases_account_entity_unique')).toMatchObject({ collection: 'entity_aliases', key: { account_id: 1, entity_id: 1 }, unique: true });
     expect(named('spool_target_key_unique')).toMatchObject({ collection: 'spool', key: { target: 1, key: 1 }, unique: true });
-    expect(INDEXES.filter((i) => i.unique).map((i) => i.name)).toEqual(['api_keys_hash_unique', 'entity_aliases_account_entity_unique', 'spool_target_key_unique']);
+    expect(named('rollups_cell_unique')?.unique).toBe(true);
+    expect(Object.keys(named('rollups_cell_unique')?.key ?? {})).toEqual([...ROLLUP_CELL]);
+    expect(named('certificates_ping_token_unique')).toMatchObject({ collection: 'certificates', key: { ping_token: 1 }, unique: true });
+    // Every other uniqueness rule (an ID, a job's (kind, id), a seen source, a search entry) is the document's own _id.
+    expect(INDEXES.filter((i) => i.unique).map((i) => i.name)).toEqual([
+      'api_keys_hash_unique',
+      'entity_aliases_account_entity_unique',
+      'spool_target_key_unique',
+      'rollups_cell_unique',
+      'certificates_ping_token_unique',
+    ]);
   });
 
-  it('make TTL indexes only on a single field, and none yet (the events collection will hold the 90-day one)', () => {
+  it('make TTL indexes only on a single Date field: the events’ 90-day retention and the counters’ windows', () => {
     const ttl = INDEXES.filter((i) => i.expireAfterSeconds !== undefined);
     for (const index of ttl) expect(Object.keys(index.key)).toHaveLength(1);
-    expect(ttl).toEqual([]);
+    expect(ttl).toEqual([
+      { collection: 'events', name: 'events_expires_ttl', key: { expires_at: 1 }, expireAfterSeconds: 0 },
+      { collection: 'counters', name: 'counters_expires_ttl', key: { expires_at: 1 }, expireAfterSeconds: 0 },
+    ]);
   });
 
   it('serve every listing and lease from an index, sort included', () => {
@@ -52,6 +81,15 @@ describe('index specs', () => {
     expect(served(COLLECTIONS.aliases, aliasesByAccount('a'))).toBe(true);
     expect(served(COLLECTIONS.spool, dueSpoolItems(0, 'firehose:'))).toBe(true);
     expect(served(COLLECTIONS.spool, { filter: spoolCount(), sort: {} })).toBe(true);
+    expect(served(COLLECTIONS.flows, flowsByAccount('a'))).toBe(true);
+    expect(served(COLLECTIONS.credentials, credentialsByAccount('a'))).toBe(true);
+    expect(served(COLLECTIONS.events, eventPage({ account_id: 'a', live_at: '2026-01-01T00:00:00Z', sort: 'desc', limit: 5 }, new Date(0)))).toBe(true);
+    expect(served(COLLECTIONS.events, eventPage({ account_id: 'a', lead_id: 'l', live_at: '2026-01-01T00:00:00Z', sort: 'asc', limit: 5 }, new Date(0)))).toBe(true);
+    expect(served(COLLECTIONS.events, eventsByReference('ref', new Date(0)))).toBe(true);
+    expect(served(COLLECTIONS.exports, exportPage({ account_id: 'a', live_at: '2026-01-01T00:00:00Z', limit: 5 }))).toBe(true);
+    expect(served(COLLECTIONS.jobs, claimableJobs('export', 0))).toBe(true);
+    expect(served(COLLECTIONS.alerts, activeAlerts('a'))).toBe(true);
+    expect(served(COLLECTIONS.alertActivity, activityPage({ account_id: 'a', key: 'k', customerOnly: false, limit: 5 }))).toBe(true);
     // The check itself can fail: nothing indexes entities by name.
     expect(served<EntityDoc>(COLLECTIONS.entities, { filter: { name: 'x' }, sort: {} })).toBe(false);
   });

@@ -1,6 +1,7 @@
-import { Query, updateOne } from 'mingo';
+import { Aggregator, Query, update, updateOne } from 'mingo';
+import { isDeepStrictEqual } from 'node:util';
 import type { Filter, UpdateFilter } from 'mongodb';
-import type { SortSpec } from './queries';
+import type { Pipeline, SortSpec } from './queries';
 
 /**
  * The driver operations the adapter uses, run by mingo (MongoDB's query and update
@@ -45,4 +46,59 @@ export function deleteMany<T extends object>(docs: T[], filter: Filter<T>): { de
   const deletedCount = docs.length - kept.length;
   docs.splice(0, docs.length, ...kept);
   return { deletedCount };
+}
+
+/** `collection.aggregate(pipeline).toArray()` */
+export const aggregate = <R = Record<string, unknown>>(docs: readonly object[], pipeline: Pipeline): R[] =>
+  new Aggregator(pipeline, {}).run(docs as Record<string, unknown>[]) as R[];
+
+/** What the server throws for a duplicate key (code 11000), as `isDuplicateKey` reads it. */
+export class DuplicateKey extends Error {
+  readonly code = 11000;
+}
+
+const isOperatorObject = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && !(value instanceof Date) && !Array.isArray(value) && Object.keys(value).some((k) => k.startsWith('$'));
+
+/** The fields an upsert's insert takes from the filter: its top-level equalities (and those of `$and` clauses), as the server does. */
+function seedOf(filter: Criteria): Record<string, unknown> {
+  const seed: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(filter)) {
+    if (field === '$and' && Array.isArray(value)) Object.assign(seed, ...value.map((clause) => seedOf(clause as Criteria)));
+    else if (!field.startsWith('$') && !isOperatorObject(value)) seed[field] = structuredClone(value);
+  }
+  return seed;
+}
+
+/** `collection.insertOne(doc)`: a duplicate `_id` is refused with a duplicate key, as the primary index does. */
+export function insertOne<T extends object>(docs: T[], doc: T): void {
+  const id = (doc as { _id?: unknown })._id;
+  if (id !== undefined && docs.some((d) => isDeepStrictEqual((d as { _id?: unknown })._id, id))) throw new DuplicateKey(`E11000 duplicate key error index: _id_`);
+  docs.push(doc);
+}
+
+/**
+ * `collection.updateOne(filter, update, { upsert: true })`: updates the first match;
+ * with none, inserts the filter's equality fields with the update applied, which
+ * meets a duplicate `_id` when the document exists but did not match.
+ */
+export function upsertOne<T extends object>(docs: T[], filter: Filter<T>, modifier: UpdateFilter<T>): { matchedCount: number; upserted: boolean } {
+  const { matchedCount } = updateOneIn(docs, filter, modifier);
+  if (matchedCount > 0) return { matchedCount, upserted: false };
+  const doc = seedOf(criteria(filter));
+  update(doc, modifier as never);
+  insertOne(docs, doc as T);
+  return { matchedCount: 0, upserted: true };
+}
+
+/** `collection.replaceOne(filter, replacement, { upsert })`: the match (or, upserting, a new document) becomes the replacement, keeping `_id`. */
+export function replaceOne<T extends object>(docs: T[], filter: Filter<T>, replacement: T, upsert = false): { matchedCount: number } {
+  const query = new Query(criteria(filter));
+  const at = docs.findIndex((d) => query.test(d as Record<string, unknown>));
+  if (at >= 0) {
+    docs[at] = { ...replacement, _id: (docs[at] as { _id?: unknown })._id } as T;
+    return { matchedCount: 1 };
+  }
+  if (upsert) insertOne(docs, { ...seedOf(criteria(filter)), ...replacement } as T);
+  return { matchedCount: 0 };
 }

@@ -2,6 +2,7 @@ import type { SpoolEntry } from '@leadroute/core';
 import { anAccount, anAlias, anApiKey, anEntity, freshId } from '@leadroute/testkit';
 import { describe, expect, it } from 'vitest';
 import { accountDocument, aliasDocument, apiKeyDocument, entityDocument, type SpoolDoc, spoolDocument } from './documents';
+import { recordChecks } from './checks/records.checks';
 import { countDocuments, deleteMany, find, findOne, findOneAndUpdate, updateOneIn } from './mingo.test-helper';
 import * as queries from './queries';
 import {
@@ -200,6 +201,8 @@ describe('spool queries', () => {
     expect(docs.map((d) => d.key)).toEqual(['late', 'pending', 'bare']);
   });
 });
+
+recordChecks(checks);
 
 describe('coverage', () => {
   it('executes every query builder the adapter exports', () => {

@@ -171,6 +171,11 @@ export interface SeenSourceDoc {
   seen_at: string;
 }
 
+export const seenSourceDocument = (accountId: string, sourceId: string, at: string): SeenSourceDoc => ({
+  _id: { account_id: accountId, source_id: sourceId },
+  seen_at: at,
+});
+
 /** A named lease (the detector's): who holds it and until when. */
 export interface LeaseDoc {
   _id: string;

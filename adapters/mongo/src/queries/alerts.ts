@@ -1,6 +1,6 @@
 import type { ActivityQuery } from '@leadroute/core';
 import type { Filter } from 'mongodb';
-import type { ActivityDoc, AlertDoc, LeaseDoc, SeenSourceDoc, SettingsDoc } from '../records-work';
+import type { ActivityDoc, AlertDoc, LeaseDoc, SettingsDoc } from '../records-work';
 import { type FindQuery, type PageQuery, type Pipeline, pageSize } from './types';
 
 /** The alert with this key (the primary index). */
@@ -10,7 +10,12 @@ export const alertByKey = (key: string): Filter<AlertDoc> => ({ _id: key });
 export const activeAlerts = (accountId: string): FindQuery<AlertDoc> => ({ filter: { account_id: accountId, status: 'active' }, sort: { _id: 1 } });
 
 /** Accounts with an active alert, each once, in ID order (`alerts_status_account`). */
-export const accountsWithActivePipeline = (): Pipeline => [{ $match: { status: 'active' } }, { $group: { _id: '$account_id' } }, { $sort: { _id: 1 } }];
+export const accountsWithActivePipeline = (): Pipeline => [
+  { $match: { status: 'active' } },
+  { $group: { _id: '$account_id' } },
+  { $sort: { _id: 1 } },
+  { $project: { _id: 0, account_id: '$_id' } },
+];
 
 /**
  * A page of one alert's timeline, newest first by time and then ID; with a cursor,
@@ -35,9 +40,6 @@ export function activityPage(q: ActivityQuery): PageQuery<ActivityDoc> {
 
 /** The settings overrides of one scope. */
 export const settingsByScope = (scope: string): Filter<SettingsDoc> => ({ _id: scope });
-
-/** The record that the account has seen the source. */
-export const seenSource = (accountId: string, sourceId: string): Filter<SeenSourceDoc> => ({ _id: { account_id: accountId, source_id: sourceId } });
 
 /**
  * The lease while `owner` may take it: it holds it already, or it ran out at or before

@@ -15,7 +15,7 @@ export {
 } from './spool';
 export type { FindQuery, SortSpec } from './types';
 export type { PageQuery, Pipeline } from './types';
-export { accountsWithActivePipeline, activeAlerts, activityPage, alertByKey, leaseTakeUpdate, ownedLease, seenSource, settingsByScope, takeableLease } from './alerts';
+export { accountsWithActivePipeline, activeAlerts, activityPage, alertByKey, leaseTakeUpdate, ownedLease, settingsByScope, takeableLease } from './alerts';
 export { certificateById, certificateByPingToken, claimCertificateUpdate } from './certificates';
 export { counterAboveZero, counterBelow, counterById, decrementUpdate, incrementUpdate } from './counters';
 export { credentialById, credentialsByAccount } from './credentials';

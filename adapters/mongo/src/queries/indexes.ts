@@ -15,7 +15,8 @@ export interface IndexSpec {
 
 /**
  * Every index the adapter relies on, created by `ensureIndexes()`. Lookups by ID use
- * the primary `_id` index and need nothing here. Unique indexes are how the adapter
+ * the primary `_id` index and need nothing here. Keys are all ascending: the server
+ * walks an index backwards for a sort that reverses every field (newest first). Unique indexes are how the adapter
  * enforces the ports' uniqueness rules: a duplicate key becomes a `Conflict`.
  */
 export const INDEXES: readonly IndexSpec[] = [
@@ -39,7 +40,7 @@ export const INDEXES: readonly IndexSpec[] = [
   { collection: COLLECTIONS.events, name: 'events_account_id', key: { account_id: 1, _id: 1 } },
   { collection: COLLECTIONS.events, name: 'events_account_lead_id', key: { account_id: 1, lead_id: 1, _id: 1 } },
   // EventStore.findByReference (feedback by recipient record ID), across accounts.
-  { collection: COLLECTIONS.events, name: 'events_key_id', key: { key: 1, _id: -1 } },
+  { collection: COLLECTIONS.events, name: 'events_key_id', key: { key: 1, _id: 1 } },
   // The 90-day retention: the server deletes an event once its expires_at has passed.
   { collection: COLLECTIONS.events, name: 'events_expires_ttl', key: { expires_at: 1 }, expireAfterSeconds: 0 },
   // A counter's window is over at expires_at: the server drops it.
@@ -58,18 +59,18 @@ export const INDEXES: readonly IndexSpec[] = [
   // SearchIndex.search: anchored prefix regexes and whole terms on the multikey terms array, per account.
   { collection: COLLECTIONS.search, name: 'search_account_terms', key: { account_id: 1, terms: 1 } },
   // SearchIndex.search without terms (newest first) and relevance ties.
-  { collection: COLLECTIONS.search, name: 'search_account_seq', key: { account_id: 1, seq: -1 } },
+  { collection: COLLECTIONS.search, name: 'search_account_seq', key: { account_id: 1, seq: 1 } },
   // SearchIndex.purgeExpired.
   { collection: COLLECTIONS.search, name: 'search_expires', key: { expires_at: 1 } },
   // ExportStore.list.
-  { collection: COLLECTIONS.exports, name: 'exports_account_id', key: { account_id: 1, _id: -1 } },
+  { collection: COLLECTIONS.exports, name: 'exports_account_id', key: { account_id: 1, _id: 1 } },
   // JobStore.claim: pending jobs of a kind, earliest due first.
-  { collection: COLLECTIONS.jobs, name: 'jobs_claim', key: { '_id.kind': 1, state: 1, due_at: 1, enqueued_at: 1 } },
+  { collection: COLLECTIONS.jobs, name: 'jobs_claim', key: { '_id.kind': 1, state: 1, due_at: 1, enqueued_at: 1, '_id.id': 1 } },
   // One certificate per ping token; CertificateStore.findByPingToken.
   { collection: COLLECTIONS.certificates, name: 'certificates_ping_token_unique', key: { ping_token: 1 }, unique: true },
   // AlertStore.listActive and accountsWithActive.
-  { collection: COLLECTIONS.alerts, name: 'alerts_account_status', key: { account_id: 1, status: 1 } },
+  { collection: COLLECTIONS.alerts, name: 'alerts_account_status', key: { account_id: 1, status: 1, _id: 1 } },
   { collection: COLLECTIONS.alerts, name: 'alerts_status_account', key: { status: 1, account_id: 1 } },
   // AlertStore.activity: one alert's timeline, newest first.
-  { collection: COLLECTIONS.alertActivity, name: 'alert_activity_key_at', key: { account_id: 1, key: 1, at: -1, _id: -1 } },
+  { collection: COLLECTIONS.alertActivity, name: 'alert_activity_key_at', key: { account_id: 1, key: 1, at: 1, _id: 1 } },
 ];

@@ -48,4 +48,5 @@ export const activeAccountsPipeline = (from: string, to: string): Pipeline => [
   { $match: { hour: { $gte: new Date(from), $lt: new Date(to) } } },
   { $group: { _id: '$account_id' } },
   { $sort: { _id: 1 } },
+  { $project: { _id: 0, account_id: '$_id' } },
 ];

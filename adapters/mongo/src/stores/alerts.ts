@@ -11,11 +11,10 @@ import {
   alertByKey,
   leaseTakeUpdate,
   ownedLease,
-  seenSource,
   settingsByScope,
   takeableLease,
 } from '../queries';
-import { activityDocument, alertDocument, toActivity, toAlert } from '../records-work';
+import { activityDocument, alertDocument, seenSourceDocument, toActivity, toAlert } from '../records-work';
 
 type AlertCollections = Pick<MongoCollections, 'alerts' | 'alertActivity' | 'alertSettings' | 'seenSources' | 'leases'>;
 
@@ -41,7 +40,7 @@ export function alertStore(c: AlertCollections): AlertStore {
       }),
     accountsWithActive: () =>
       attempt('list accounts with active alerts', async () =>
-        (await c.alerts.aggregate<{ _id: string }>(accountsWithActivePipeline()).toArray()).map((d) => d._id),
+        (await c.alerts.aggregate<{ account_id: string }>(accountsWithActivePipeline()).toArray()).map((d) => d.account_id),
       ),
     addActivity: (entry) => attempt('add alert activity', () => c.alertActivity.insertOne(activityDocument(entry))).map(() => undefined),
     activity: (q) =>
@@ -60,7 +59,7 @@ export function alertStore(c: AlertCollections): AlertStore {
         c.alertSettings.replaceOne(settingsByScope(scope), { overrides: toJson(overrides) }, { upsert: true }),
       ).map(() => undefined),
     markSourceSeen: (accountId, sourceId, at) =>
-      attempt('mark source seen', () => c.seenSources.insertOne({ _id: { account_id: accountId, source_id: sourceId }, seen_at: at }))
+      attempt('mark source seen', () => c.seenSources.insertOne(seenSourceDocument(accountId, sourceId, at)))
         .map(() => true)
         .orElse((error) => (error.type === 'Conflict' ? okAsync(false) : errAsync(error))),
     tryLease: (name, owner, now, until) =>

@@ -23,7 +23,7 @@ export function rollupStore(c: Pick<MongoCollections, 'rollups'>): RollupStore {
     query: (q) => attempt('query rollups', async () => (await c.rollups.aggregate<RollupDoc>(rollupPipeline(q)).toArray()).map(toRollupRow)),
     activeAccounts: (from, to) =>
       attempt('list active accounts', async () =>
-        (await c.rollups.aggregate<{ _id: string }>(activeAccountsPipeline(from, to)).toArray()).map((d) => d._id),
+        (await c.rollups.aggregate<{ account_id: string }>(activeAccountsPipeline(from, to)).toArray()).map((d) => d.account_id),
       ),
   };
 }
