@@ -208,7 +208,7 @@ describe('firehose delivery of flow events to S3 (s3rver)', () => {
     expect(child.status).toBe(0);
   }, 40_000);
 
-  it('refuses a firehose credential of another account when the flow is saved', async () => {
+  it('refuses a firehose credential of another account or of the wrong type when the flow is saved', async () => {
     const s = await setup({});
     const foreign = aCredential('65f00000000000000000ffff', { type: 'aws', username: KEY.id, password: KEY.secret });
     await s.t.storage.credentials.insert(foreign);
@@ -221,6 +221,11 @@ describe('firehose delivery of flow events to S3 (s3rver)', () => {
     const error = created._unsafeUnwrapErr();
     expect(error.type).toBe('Validation');
     expect(error.type === 'Validation' && error.issues.map((i) => i.path)).toEqual(['/firehose/services/aws/credential_id']);
+    const own = aCredential(s.t.principal.account.id, { type: 'azure', username: null, password: 'x' });
+    await s.t.storage.credentials.insert(own);
+    const wrongType = await s.t.service.flows.create(s.t.principal, { name: 'Mixed', sources: [{ entity_id: s.sourceId }], steps: [], firehose: { enabled: true, credential_id: own.id, bucket: BUCKET } });
+    const mixed = wrongType._unsafeUnwrapErr();
+    expect(mixed.type === 'Validation' && mixed.issues).toEqual([{ path: '/firehose/services/aws/credential_id', message: `Credential ${own.id} is of type azure; the aws firehose needs one of type aws.` }]);
   });
 });
 

@@ -150,7 +150,12 @@ export function createFirehoseApi(deps: Deps): FirehoseApi {
   };
 }
 
-/** Delivers each recorded event of a flow whose firehose is enabled (the event carries `firehose`). */
+/**
+ * Delivers each recorded event of a flow whose firehose is enabled (the event carries
+ * `firehose`). The recorder waits until the event is written or spooled, so an event
+ * whose lead was answered is never lost; while a service is down, the driver's own
+ * timeouts (`requestTimeoutMs`, `tryTimeoutMs`) bound that wait.
+ */
 export function observeFirehose(recorder: EventRecorder, firehose: Pick<FirehoseApi, 'deliver'>): void {
   recorder.observe((event) => (event.firehose?.enabled ? firehose.deliver(event).map(() => undefined) : undefined));
 }

@@ -67,9 +67,9 @@ export function createFlowsApi(deps: { storage: Storage; clock: Clock; entities:
         const credential = isId(id) ? await storage.credentials.get(id.toLowerCase()) : undefined;
         if (credential?.isErr()) throw credential.error;
         const found = credential?.isOk() ? credential.value : undefined;
-        return found && found.account_id === principal.account.id
-          ? []
-          : [{ path: `/firehose/services/${name}/credential_id`, message: `No credential ${id} in this account.` }];
+        const path = `/firehose/services/${name}/credential_id`;
+        if (!found || found.account_id !== principal.account.id) return [{ path, message: `No credential ${id} in this account.` }];
+        return found.type.toLowerCase() === name ? [] : [{ path, message: `Credential ${id} is of type ${found.type}; the ${name} firehose needs one of type ${name}.` }];
       }),
     ];
     return ResultAsync.fromPromise(Promise.all(checks), (e) => (e && typeof e === 'object' && 'type' in e ? (e as LeadrouteError) : errors.storageFailure('Cannot check flow references.', e))).andThen((found) => {
