@@ -27,11 +27,11 @@ export const findOne = <T extends object>(docs: readonly T[], filter: Filter<T>)
 export const countDocuments = <T extends object>(docs: readonly T[], filter: Filter<T>): number => find(docs, filter).length;
 
 /** `collection.findOneAndUpdate(filter, update, { sort, returnDocument: 'after' })`, changing the document in place. */
-export function findOneAndUpdate<T extends object>(docs: T[], filter: Filter<T>, modifier: UpdateFilter<T>, sort: SortSpec): T | null {
-  const result = updateOne(docs as Record<string, unknown>[], criteria(filter), modifier as never, { sort: { ...sort } });
+export function findOneAndUpdate<T extends object>(docs: T[], filter: Filter<T>, modifier: UpdateFilter<T>, sort: SortSpec = {}): T | null {
+  const result = updateOne(docs as Record<string, unknown>[], criteria(filter), modifier as never, Object.keys(sort).length > 0 ? { sort: { ...sort } } : {});
   if (result.matchedCount === 0) return null;
   // mingo may put a new object in the array rather than change the old one: read it back.
-  return result.modifiedIndex === undefined ? (find(docs, filter, sort)[0] ?? null) : (docs[result.modifiedIndex] ?? null);
+  return result.modifiedIndex === undefined ? (find(docs, filter, Object.keys(sort).length > 0 ? sort : undefined)[0] ?? null) : (docs[result.modifiedIndex] ?? null);
 }
 
 /** `collection.updateOne(filter, update)`: how many matched. */
