@@ -1,11 +1,12 @@
-import type { Storage } from '@leadroute/core';
+import type { Storage, StoreError } from '@leadroute/core';
+import type { ResultAsync } from 'neverthrow';
 import type { Pool } from 'pg';
 import { DEFAULT_SCHEMA, quoteIdent } from './sql';
 import { accountStore } from './stores/accounts';
 import { alertStore } from './stores/alerts';
 import { aliasStore } from './stores/aliases';
 import { certificateStore } from './stores/certificates';
-import { counterStore } from './stores/counters';
+import { counterStore, purgeExpiredCounters } from './stores/counters';
 import { credentialStore } from './stores/credentials';
 import { entityStore } from './stores/entities';
 import { eventStore } from './stores/events';
@@ -19,6 +20,16 @@ import { postgresSpool } from './stores/spool';
 
 export { type MigrateOptions, type MigrationReport, migrate } from './migrate';
 export { type PostgresSpoolOptions, postgresSpool } from './stores/spool';
+
+/**
+ * Deletes the cap and ping-limit counters whose window ended before `before` (ISO).
+ * Run it from the host's job runner with the other retention purges.
+ * @example
+ * await purgeCounters({ pool }, new Date().toISOString());
+ */
+export function purgeCounters(options: PostgresStorageOptions, before: string): ResultAsync<number, StoreError> {
+  return purgeExpiredCounters(options.pool, options.schema ?? DEFAULT_SCHEMA, before);
+}
 
 /** Options of {@link postgresStorage}. */
 export interface PostgresStorageOptions {

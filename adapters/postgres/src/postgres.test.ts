@@ -1,7 +1,7 @@
 import { aLead, anAccount, anAlias, anEntity, anApiKey, anEvent, runSuites, type StorageHarness, storageSuites } from '@leadroute/testkit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresStorage } from './index';
+import { postgresStorage, purgeCounters } from './index';
 import { qualified } from './sql';
 import { databaseAvailable, freshSchema, type TestSchema } from './test-support';
 
@@ -94,6 +94,17 @@ describe.skipIf(!available)('postgres', () => {
       expect((await storage.events.findByReference('REF\u0000NUL', live))._unsafeUnwrap().map((e) => e.id)).toEqual([event.id]);
       // The column drops the NUL; the exact comparison happens on the body.
       expect((await storage.events.findByReference('REFNUL', live))._unsafeUnwrap()).toEqual([]);
+    });
+  });
+
+  describe('retention', () => {
+    it('purges counters whose window is over and keeps the rest', async () => {
+      const { storage } = await setup();
+      await storage.counters.tryIncrement('cap:old', 5, '2026-01-01T00:00:00.000Z');
+      await storage.counters.tryIncrement('cap:live', 5, '2026-03-01T00:00:00.000Z');
+      expect((await purgeCounters({ pool: db.pool, schema: db.schema }, '2026-02-01T00:00:00.000Z'))._unsafeUnwrap()).toBe(1);
+      expect((await storage.counters.get('cap:old'))._unsafeUnwrap()).toBe(0);
+      expect((await storage.counters.get('cap:live'))._unsafeUnwrap()).toBe(1);
     });
   });
 

@@ -1,4 +1,5 @@
-import type { CounterStore } from '@leadroute/core';
+import type { CounterStore, StoreError } from '@leadroute/core';
+import type { ResultAsync } from 'neverthrow';
 import { type Queryable, query } from '../query';
 import { qualified } from '../sql';
 
@@ -29,4 +30,13 @@ export function counterStore(db: Queryable, schema: string): CounterStore {
     get: (key) =>
       query<{ count: number }>(db, 'get counter', `SELECT count FROM ${table} WHERE key = $1`, [key]).map(({ rows: [row] }) => row?.count ?? 0),
   };
+}
+
+/**
+ * Deletes cap and ping-limit counters whose window is over (`expires_at` before
+ * `before`, ISO); the number deleted. The counter port has no purge of its own, so
+ * the host's job runner calls this beside `service.events.purgeExpired()`.
+ */
+export function purgeExpiredCounters(db: Queryable, schema: string, before: string): ResultAsync<number, StoreError> {
+  return query(db, 'purge expired counters', `DELETE FROM ${qualified(schema, 'counters')} WHERE expires_at < $1`, [before]).map(({ rowCount }) => rowCount);
 }
