@@ -29,7 +29,7 @@ const service = createLeadService({
 // A database seeded by an earlier start already knows the demo key: keep its data rather than seed again.
 const reused = pool && process.env.LEADROUTE_API_KEY ? (await service.accounts.authenticate(process.env.LEADROUTE_API_KEY)).isOk() : false;
 const keys = reused
-  ? (Object.fromEntries(CALLERS.map((c) => [c.role, process.env[c.env] ?? '(not set)'])) as Awaited<ReturnType<typeof seed>>)
+  ? (Object.fromEntries(CALLERS.map((c) => [c.role, process.env[c.env] ?? '(printed at the first start)'])) as Awaited<ReturnType<typeof seed>>)
   : await seed(service, process.env);
 
 // The certificate service has its own base address; mount it before the API router at '/'.
@@ -37,7 +37,7 @@ app.use('/certificates', expressCertificateRouter(service));
 app.use('/', expressRouter(service));
 
 console.log(`Leadroute example (${pool ? 'PostgreSQL' : 'in-memory'} storage${reused ? ', data from an earlier start' : ''}) listening on ${url}`);
-for (const c of CALLERS) console.log(`  ${c.env.padEnd(24)} ${keys[c.role]}   (${c.role}${process.env[c.env] ? '' : ', random'})`);
+for (const c of CALLERS) console.log(`  ${c.env.padEnd(24)} ${keys[c.role]}   (${c.role}${process.env[c.env] || reused ? '' : ', random'})`);
 console.log(`Try:\n  curl -u API:${keys.demo} ${url}/entities`);
 
 const stop = () => server.close(() => void (pool?.end() ?? Promise.resolve()).finally(() => process.exit(0)));
