@@ -3,6 +3,7 @@ import { anAccount, anAlias, anApiKey, anEntity, freshId } from '@leadroute/test
 import { describe, expect, it } from 'vitest';
 import { accountDocument, aliasDocument, apiKeyDocument, entityDocument, type SpoolDoc, spoolDocument } from './documents';
 import { recordChecks } from './checks/records.checks';
+import { statsChecks } from './checks/stats.checks';
 import { workChecks } from './checks/work.checks';
 import { countDocuments, deleteMany, find, findOne, findOneAndUpdate, updateOneIn } from './mingo.test-helper';
 import * as queries from './queries';
@@ -205,6 +206,7 @@ describe('spool queries', () => {
 
 recordChecks(checks);
 workChecks(checks);
+statsChecks(checks);
 
 describe('coverage', () => {
   it('executes every query builder the adapter exports', () => {
