@@ -2,7 +2,8 @@ import { formatInTimeZone } from 'date-fns-tz';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../events/types';
-import { compileColumns, formatInstant, ruleContext } from './columns';
+import { compileRules } from '../rules';
+import { compileColumns, eventPath, formatInstant, rulesOnEvents } from './columns';
 
 const ZONES = ['America/New_York', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'Pacific/Chatham', 'America/St_Johns', 'UTC', 'Asia/Tehran'];
 
@@ -46,8 +47,17 @@ describe('compileColumns', () => {
     expect(row(['account_id', 'lead.constructor', 'lead.email.length'])).toEqual(['', '', '']);
   });
 
-  it('gives rules the vars with the event over them', () => {
-    expect(ruleContext(event)).toMatchObject({ lead: { email: 'x@y.co' }, outcome: 'success' });
-    expect(ruleContext(event)).not.toHaveProperty('account_id');
+  it('gives rules the event fields, and vars under bare paths, through nested sets', () => {
+    const rules = rulesOnEvents([
+      { id: 'aaaaaa', lhv: 'lead.email', op: 'is equal to', rhv: 'x@y.co' },
+      { id: 'bbbbbb', op: 'or', rules: [{ id: 'cccccc', lhv: 'outcome', op: 'is equal to', rhv: 'success', rule_set: { id: 'dddddd', op: 'and', rules: [{ id: 'eeeeee', lhv: 'vars.outcome', op: 'is blank' }] } }] },
+      { id: 'ffffff', lhv: '{{lead.email}}', op: 'is blank' },
+    ]);
+    expect(JSON.stringify(rules)).toContain('"lhv":"vars.lead.email"');
+    expect(JSON.stringify(rules)).toContain('"lhv":"outcome"');
+    expect(JSON.stringify(rules)).toContain('"lhv":"vars.outcome"');
+    expect(JSON.stringify(rules)).toContain('"lhv":"{{lead.email}}"');
+    expect(compileRules(rules.slice(0, 1), 'and')(event as unknown as Record<string, unknown>).pass).toBe(true);
+    expect(eventPath('account_id')).toBe('vars.account_id');
   });
 });

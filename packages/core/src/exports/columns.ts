@@ -1,6 +1,6 @@
 import { formatInTimeZone } from 'date-fns-tz';
 import type { StoredEvent } from '../events/types';
-import { compilePath } from '../rules';
+import { compilePath, isRuleSet, type RuleElement, type RuleSet } from '../rules';
 
 /**
  * Top-level keys of an event record. A column path starting with one reads the
@@ -87,11 +87,9 @@ export type RowMapper = (event: StoredEvent) => string[];
 /** Compiles the requested fields into a row mapper: paths are split once, not once per row. */
 export function compileColumns(fields: readonly string[], style: DateStyle): RowMapper {
   const readers = fields.map((field) => {
-    const keys = field.split('.');
-    const onEvent = EVENT_KEYS.has(keys[0] as string);
-    const get = compilePath(field);
-    const epoch = EPOCH_KEY.test(keys[keys.length - 1] as string);
-    return onEvent ? (e: StoredEvent) => cell(get(e), epoch, style) : (e: StoredEvent) => cell(get(e.vars), epoch, style);
+    const get = compilePath(eventPath(field));
+    const epoch = EPOCH_KEY.test(field.slice(field.lastIndexOf('.') + 1));
+    return (e: StoredEvent) => cell(get(e), epoch, style);
   });
   const count = readers.length;
   return (event) => {
@@ -102,10 +100,27 @@ export function compileColumns(fields: readonly string[], style: DateStyle): Row
 }
 
 /**
- * What `filter_rules` see: the event's vars with the event's own fields over them,
- * so `lead.state`, `vars.lead.state` and `outcome` all resolve.
+ * Where a field or rule path reads in a stored event: event fields as they are,
+ * anything else under `vars` (`lead.email` -> `vars.lead.email`). `account_id`
+ * leads nowhere: the API never shows it.
  */
-export function ruleContext(event: StoredEvent): Record<string, unknown> {
-  const { account_id: _account, ...record } = event;
-  return { ...event.vars, ...record };
+export function eventPath(path: string): string {
+  const first = path.trim().split('.', 1)[0] as string;
+  return EVENT_KEYS.has(first) ? path.trim() : `vars.${path.trim()}`;
+}
+
+function onEvent(element: RuleElement): RuleElement {
+  if (isRuleSet(element)) return { ...element, rules: element.rules.map(onEvent) };
+  // A templated lhv is resolved by the template against the event record as it is.
+  const lhv = element.lhv.includes('{{') ? element.lhv : eventPath(element.lhv);
+  return { ...element, lhv, ...(element.rule_set ? { rule_set: onEvent(element.rule_set) as RuleSet } : {}) };
+}
+
+/**
+ * `filter_rules` rewritten to read stored events directly, with the same
+ * fallback to vars as columns: rules then run on each event as it is, with no
+ * per-row context object (building one cost a third of an export's time).
+ */
+export function rulesOnEvents(rules: readonly RuleElement[]): RuleElement[] {
+  return rules.map(onEvent);
 }

@@ -1,4 +1,4 @@
-export { compileColumns, type DateStyle, formatInstant, type RowMapper, ruleContext } from './columns';
+export { compileColumns, type DateStyle, eventPath, formatInstant, type RowMapper, rulesOnEvents } from './columns';
 export { type SignedLink, signLink, verifyLink } from './links';
 export { loggingNotifier } from './notify';
 export {

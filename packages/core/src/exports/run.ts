@@ -10,7 +10,7 @@ import type { Notifier } from '../ports/notifier';
 import type { Storage } from '../ports/storage';
 import { compileRules } from '../rules';
 import { isoTime } from '../time';
-import { compileColumns, ruleContext } from './columns';
+import { compileColumns, rulesOnEvents } from './columns';
 import { notifyFinished } from './notify';
 import type { ExportSettings } from './settings';
 import { FINAL_EXPORT_STATUSES, type StoredExport } from './types';
@@ -121,7 +121,7 @@ async function produce(deps: ExportRunDeps, ref: JobRef, exp: StoredExport, acco
   const { storage, clock, settings } = deps;
   const now = clock.now();
   const env = { now, timeZone: account.time_zone };
-  const filter = exp.filter_rules.length > 0 ? compileRules(exp.filter_rules, 'and') : undefined;
+  const filter = exp.filter_rules.length > 0 ? compileRules(rulesOnEvents(exp.filter_rules), 'and') : undefined;
   const toRow = compileColumns(exp.fields, { format: exp.date_format, timeZone: account.time_zone });
   const write = async (row: string[]): Promise<boolean> => {
     if (out.destroyed) return false;
@@ -145,7 +145,7 @@ async function produce(deps: ExportRunDeps, ref: JobRef, exp: StoredExport, acco
     });
     if (page.isErr()) return { kind: 'failed', message: page.error.message, cause: page.error };
     for (const event of page.value) {
-      if (filter && !filter(ruleContext(event), env).pass) continue;
+      if (filter && !filter(event as unknown as Record<string, unknown>, env).pass) continue;
       if (rows === settings.rowLimit) return { kind: 'written', rows, truncated: true };
       if (!(await write(toRow(event)))) return consumerGone();
       rows++;
