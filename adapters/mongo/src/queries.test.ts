@@ -2,6 +2,7 @@ import type { SpoolEntry } from '@leadroute/core';
 import { anAccount, anAlias, anApiKey, anEntity, freshId } from '@leadroute/testkit';
 import { describe, expect, it } from 'vitest';
 import { accountDocument, aliasDocument, apiKeyDocument, entityDocument, type SpoolDoc, spoolDocument } from './documents';
+import { alertChecks } from './checks/alerts.checks';
 import { recordChecks } from './checks/records.checks';
 import { statsChecks } from './checks/stats.checks';
 import { workChecks } from './checks/work.checks';
@@ -207,6 +208,7 @@ describe('spool queries', () => {
 recordChecks(checks);
 workChecks(checks);
 statsChecks(checks);
+alertChecks(checks);
 
 describe('coverage', () => {
   it('executes every query builder the adapter exports', () => {
