@@ -56,7 +56,7 @@ export async function databaseAvailable(file: string): Promise<boolean> {
 export interface TestSchema {
   readonly pool: pg.Pool;
   readonly schema: string;
-  /** Empties every table but the migration history: a fresh store for the next test. */
+  /** Empties every table but the migration history: a fresh store for the next test (identity counters go on). */
   truncate(): Promise<void>;
   /** Drops the schema and ends the pool. */
   drop(): Promise<void>;
@@ -70,17 +70,19 @@ export async function freshSchema(): Promise<TestSchema> {
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 8 });
   const schema = randomSchemaName();
   await pool.query(`CREATE SCHEMA ${quoteIdent(schema)}`);
+  let tables: string[] | undefined;
   const migrated = await migrate(pool, { schema });
   if (migrated.isErr()) throw new Error(migrated.error.message, { cause: migrated.error });
   return {
     pool,
     schema,
     async truncate() {
-      const { rows } = await pool.query<{ tablename: string }>(
-        "SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> 'leadroute_migrations'",
-        [schema],
-      );
-      if (rows.length > 0) await pool.query(`TRUNCATE ${rows.map((r) => qualified(schema, r.tablename)).join(', ')}`);
+      tables ??= (
+        await pool.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> 'leadroute_migrations'", [schema])
+      ).rows.map((r) => qualified(schema, r.tablename));
+      // DELETE rather than TRUNCATE: a test leaves a few rows, and TRUNCATE replaces every
+      // table's and index's files, which costs far more on a busy machine.
+      if (tables.length > 0) await pool.query(tables.map((table) => `DELETE FROM ${table};`).join(' '));
     },
     async drop() {
       await pool.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
