@@ -217,3 +217,15 @@ describe('export jobs', () => {
   });
 });
 
+
+describe('a file store that refuses at once', () => {
+  it('does not leave a large export waiting for room: the job fails with the store error', async () => {
+    const w = await world({ exports: { maxAttempts: 1, pageSize: 500 } });
+    await seed(w, 2000);
+    const refusing = { ...w.files, put: () => ResultAsync.fromPromise(Promise.reject(new Error('no')), () => ({ type: 'StorageFailure' as const, message: '[leadroute] [test] bucket gone' })) };
+    const service = w.process({ fileStore: refusing });
+    const exp = (await service.exports.create(w.principal, request))._unsafeUnwrap();
+    expect(await service.exports.runPending()).toBe(1);
+    expect(exportRow(w, exp.id)).toMatchObject({ status: 'error', error: '[leadroute] [test] bucket gone' });
+  });
+});

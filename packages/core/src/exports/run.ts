@@ -82,7 +82,13 @@ export async function runExportJob(deps: ExportRunDeps, job: LeasedJob): Promise
   const fileKey = `exports/${exp.account_id}/${exp.id}-${job.attempts}.csv`;
   // Rows are small: a few hundred buffered rows and 64 KiB of text keep the pipe busy, not the heap.
   const stringifier = stringify({ eof: true, writableHighWaterMark: 256, readableHighWaterMark: 64 * 1024 });
+  // Failures come back through the store's result and produce(); the stream's own error event adds nothing.
+  stringifier.on('error', () => {});
   const upload = deps.fileStore.put(fileKey, stringifier, { contentType: 'text/csv; charset=utf-8' });
+  // A store that gives up without reading the stream must not leave the rows waiting for room forever.
+  void upload.then((result) => {
+    if (result.isErr() && !stringifier.destroyed) stringifier.destroy();
+  });
   const produced = await produce(deps, ref, exp, account.value, stringifier);
   if (produced.kind === 'written') stringifier.end();
   else stringifier.destroy(new Error(produced.kind === 'lost' ? 'lease lost' : produced.message));
@@ -92,7 +98,8 @@ export async function runExportJob(deps: ExportRunDeps, job: LeasedJob): Promise
     logger.warn(log, 'export lease lost to another worker; stopping');
     return 'lost';
   }
-  if (produced.kind === 'failed') return retry(deps, ref, job, produced.message, exp, account.value);
+  // When both failed, the store's own error says more than "the store stopped reading".
+  if (produced.kind === 'failed') return retry(deps, ref, job, uploaded.isErr() ? uploaded.error.message : produced.message, exp, account.value);
   if (uploaded.isErr()) return retry(deps, ref, job, uploaded.error.message, exp, account.value);
   // The file may have taken a while: only the lease holder may publish it.
   const held = await storage.jobs.extend(ref, clock.now(), settings.leaseMs);
