@@ -118,6 +118,11 @@ describe.each(BINDINGS)('GET /firehose through %s', (name) => {
       expect(root.body).toEqual({ validated: true, verification_file: true });
       expect(root.text).not.toContain('AccountKey');
       expect(await blobNames('platform_verification_')).toContain(`platform_verification_${stamp}.txt`);
+      // A second check in the same millisecond would overwrite that file: 409. (s3rver ignores
+      // If-None-Match, so only azurite shows it; S3 itself honours it.)
+      const again = await get(qs(azure()));
+      expect(again.status, again.text).toBe(409);
+      expect(again.body.detail).toContain(`platform_verification_${stamp}.txt`);
       const flowId = '65f0000000000000000000bb';
       const prefixed = await get(qs({ ...azure(), prefix: `${name}/az`, flow_id: flowId }));
       expect(prefixed.body).toEqual({ validated: true, verification_file: true });

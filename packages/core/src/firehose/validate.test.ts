@@ -24,6 +24,15 @@ describe('validateFirehose', () => {
     expect(file?.body).toContain('flow_id: f1');
   });
 
+  it('answers 409 when the verification file already exists', async () => {
+    const aws = fakeDriver('aws');
+    const deps = { clock, cloudStorage: { aws: aws.driver } };
+    expect((await validateFirehose(deps, awsQuery)).isOk()).toBe(true);
+    const again = (await validateFirehose(deps, awsQuery))._unsafeUnwrapErr();
+    expect(again).toEqual({ type: 'Conflict', message: 'A verification file platform_verification_20250630235958007.txt already exists.' });
+    expect(aws.writes).toEqual(['my-bucket/platform_verification_20250630235958007.txt']);
+  });
+
   it('writes nothing when verification_file is false', async () => {
     const azure = fakeDriver('azure');
     const result = await validateFirehose({ clock, cloudStorage: { azure: azure.driver } }, { ...azureQuery, verification_file: 'false' });

@@ -1,4 +1,4 @@
-import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { err, errAsync, ok, okAsync, type Result, ResultAsync } from 'neverthrow';
 import { errors, type LeadrouteError } from '../errors';
 import type {
   CloudLocationOf,
@@ -86,8 +86,10 @@ function answerFailure(check: FirehoseCheck, error: CloudStorageError): ResultAs
  * for Azure the container's properties).
  *
  * Errors: 400 (`BadRequest`) for bad parameters or a service this deployment has no
- * driver for, 404 (`NotFound`) for a missing bucket or container, `UpstreamFailure`
- * when the service is down or fails otherwise.
+ * driver for, 404 (`NotFound`) for a missing bucket or container, 409 (`Conflict`) when
+ * the verification file already exists (a second check in the same millisecond, with a
+ * driver that supports conditional writes), `UpstreamFailure` when the service is down
+ * or fails otherwise.
  */
 export function validateFirehose(
   deps: FirehoseValidationDeps,
@@ -118,11 +120,24 @@ function run<S extends CloudService>(
   const key = check.prefix === undefined ? name : `${check.prefix}/${name}`;
   // Credentials that may write but not read (an S3 key with only s3:PutObject, a
   // write-only SAS) fail the read-side check with AccessDenied: the write decides.
-  return checked
+  const written = checked
     .orElse((e) => (e.type === 'AccessDenied' ? okAsync(undefined) : errAsync(e)))
-    .andThen(() => driver.putObject(location, key, verificationText(check, nowMs), { contentType: 'text/plain; charset=utf-8' }))
-    .map((): FirehoseValidation => ({ validated: true, verification_file: true }))
-    .orElse((e) => answerFailure(check, e));
+    .andThen(() =>
+      driver.putObject(location, key, verificationText(check, nowMs), {
+        contentType: 'text/plain; charset=utf-8',
+        // Two checks in the same millisecond name the same file: the second one is the spec's 409.
+        ifAbsent: driver.capabilities.conditionalWrites,
+      }),
+    );
+  return new ResultAsync(
+    (async (): Promise<Result<FirehoseValidation, LeadrouteError>> => {
+      const outcome = await written;
+      if (outcome.isErr()) return answerFailure(check, outcome.error);
+      return outcome.value.written
+        ? ok({ validated: true, verification_file: true })
+        : err(errors.conflict(`A verification file ${key} already exists.`));
+    })(),
+  );
 }
 
 const validatedWithoutFile = (): FirehoseValidation => ({ validated: true, verification_file: false });
