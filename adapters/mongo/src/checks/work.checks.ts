@@ -27,7 +27,7 @@ import {
 import type { Checks } from './checks';
 
 const T0 = Date.UTC(2026, 2, 1, 12);
-const USER = { id: freshId(), first_name: 'Ada', last_name: 'L', email: 'ada@example.com', sso_id: null };
+const USER = { id: freshId(), first_name: 'Ada', last_name: 'L', email: 'ada@example.com', sso_id: 'sso-1' };
 
 /** Counters, exports, jobs and certificates: their builders run by mingo over documents the adapter makes. */
 export function workChecks(checks: Checks): void {
