@@ -8,7 +8,7 @@ import {
   type SearchIndexQuery,
   type SearchPhrase,
 } from '@leadroute/core';
-import { okAsync } from 'neverthrow';
+import { ResultAsync } from 'neverthrow';
 import { type Queryable, query } from '../query';
 import { fromJsonb, qualified, toJsonb } from '../sql';
 
@@ -50,7 +50,7 @@ function sortKeys(doc: SearchDocument): Record<string, string> {
   return keys;
 }
 
-/** The statement of one search: a page and, through a window, the number of matches. */
+/** The statements of one search: one page of matches, and how many match in all. */
 export function searchStatement(table: string, q: SearchIndexQuery): { text: string; values: unknown[]; counted: string; countValues: unknown[] } {
   const values: unknown[] = [q.account_id];
   const param = (value: unknown): string => (values.push(value), `$${values.length}`);
@@ -75,9 +75,10 @@ export function searchStatement(table: string, q: SearchIndexQuery): { text: str
     const score = q.terms.map((t) => `(terms @@ ${param(quoted(lexeme(q.account_id, t)))}::tsquery)::int`).join(' + ');
     order = `${score} DESC, seq DESC`;
   } else {
+    // Every lead of the account, newest first: read off (account_id, seq), no sort.
     order = 'seq DESC';
   }
-  const text = `SELECT document, count(*) OVER () AS total FROM ${table} WHERE ${whereText}
+  const text = `SELECT document FROM ${table} WHERE ${whereText}
     ORDER BY ${order} OFFSET ${param(Math.max(0, Math.floor(q.from)))} LIMIT ${param(Math.max(0, Math.floor(q.limit)))}`;
   return { text, values, counted: `SELECT count(*)::float8 AS total FROM ${table} WHERE ${whereText}`, countValues };
 }
@@ -111,19 +112,15 @@ export function searchIndex(db: Queryable, schema: string): SearchIndex {
           doc.expires_at,
         ],
       ).map(() => undefined),
+    // The page and the count run side by side on two connections: a page of an
+    // account's newest leads stops after `limit` rows, which a count in the same
+    // statement (a window over every match) would not let it do.
     search: (q) => {
       const statement = searchStatement(table, q);
-      return query<{ document: SearchDocument | string; total: string }>(db, 'search leads', statement.text, statement.values).andThen(({ rows }) => {
-        const documents = rows.map((row) => fromJsonb(row.document));
-        const [first] = rows;
-        if (first) return okAsync({ total: Number(first.total), documents });
-        // An empty first page means no match; a page past the last match (or of no rows) has no row to carry the count.
-        if (q.from <= 0 && q.limit >= 1) return okAsync({ total: 0, documents });
-        return query<{ total: number }>(db, 'count search matches', statement.counted, statement.countValues).map(({ rows: [row] }) => ({
-          total: row?.total ?? 0,
-          documents,
-        }));
-      });
+      return ResultAsync.combine([
+        query<{ document: SearchDocument | string }>(db, 'search leads', statement.text, statement.values),
+        query<{ total: number }>(db, 'count search matches', statement.counted, statement.countValues),
+      ] as const).map(([page, count]) => ({ total: count.rows[0]?.total ?? 0, documents: page.rows.map((row) => fromJsonb(row.document)) }));
     },
     purgeExpired: (before) =>
       query(db, 'purge expired search documents', `DELETE FROM ${table} WHERE expires_at < $1`, [before]).map(({ rowCount }) => rowCount),
