@@ -1,10 +1,12 @@
 import type { SearchField, SearchPhrase } from '../ports/search';
 
-const WORD = /[\p{L}\p{N}]+/gu;
+/** Runs of letters or of digits: `smith123` is two words, so an e-mail address is not one unique term. */
+const WORD = /\p{L}+|\p{N}+/gu;
 
 /** Lower case without diacritics: what every term and query token is compared in. */
 export function normalizeText(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  // Most lead data is ASCII, which has nothing to decompose.
+  return /^[\x00-\x7f]*$/.test(text) ? text.toLowerCase() : text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
 /** The words of a text, normalized, in order. */
@@ -62,8 +64,12 @@ export function parseSearchText(query: string): ParsedSearch {
  * joined by single spaces, contain the phrase's words in order.
  */
 export function holdsPhrase(field: SearchField, value: string, phrase: SearchPhrase): boolean {
-  const text = ` ${fieldWords(field, value).join(' ')} `;
-  return text.includes(` ${phrase.text} `);
+  return phraseText(field, value).includes(` ${phrase.text} `);
+}
+
+/** A field's text as phrases are matched in: its words between single spaces; an index can keep it per lead. */
+export function phraseText(field: SearchField, value: string): string {
+  return ` ${fieldWords(field, value).join(' ')} `;
 }
 
 /** A field's words for phrases: a phone's digits as one word (as well as its written groups). */

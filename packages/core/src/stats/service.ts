@@ -69,7 +69,8 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
   const groupsOf = (q: StatsQuery) => {
     const groups = new Map<string, StatsGroup>();
     const group = (keys: Record<string, string | null>, time: number): StatsGroup => {
-      const id = JSON.stringify(q.groupBy.map((k) => keys[k]));
+      let id = '';
+      for (const k of q.groupBy) id += `${keys[k] ?? '\u0001'}\u0000`;
       let g = groups.get(id);
       if (!g) groups.set(id, (g = newGroup(keys, time)));
       return g;
