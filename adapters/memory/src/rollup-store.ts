@@ -4,7 +4,12 @@ import { okAsync } from 'neverthrow';
 const cellKey = (c: RollupCell): string =>
   [c.account_id, c.hour, c.flow_id, c.source_id, c.recipient_id, c.step_id, c.kind, c.outcome, c.category, c.stage].join('\u0000');
 
-/** Rollup cells per account, keyed by cell; sums are added in place. */
+/**
+ * Rollup cells per account, keyed by cell. A cell is never changed in place: `add`
+ * replaces it with a new frozen row, so `query` can hand out the stored rows
+ * themselves (a caller cannot change them) instead of copying millions of them for
+ * a detector pass.
+ */
 export type RollupTable = Map<string, Map<string, RollupRow>>;
 
 export function rollupStore(cells: RollupTable): RollupStore {
@@ -17,9 +22,11 @@ export function rollupStore(cells: RollupTable): RollupStore {
         const prior = account.get(key);
         account.set(
           key,
-          prior
-            ? { ...prior, count: prior.count + row.count, cost: prior.cost + row.cost, revenue: prior.revenue + row.revenue, purchase_price: prior.purchase_price + row.purchase_price }
-            : { ...row },
+          Object.freeze(
+            prior
+              ? { ...prior, count: prior.count + row.count, cost: prior.cost + row.cost, revenue: prior.revenue + row.revenue, purchase_price: prior.purchase_price + row.purchase_price }
+              : { ...row },
+          ),
         );
       }
       return okAsync(undefined);
@@ -30,7 +37,7 @@ export function rollupStore(cells: RollupTable): RollupStore {
         if (row.hour < q.from || row.hour >= q.to) continue;
         if (q.kinds && !q.kinds.includes(row.kind)) continue;
         if (q.flow_id && row.flow_id !== q.flow_id) continue;
-        out.push({ ...row });
+        out.push(row);
       }
       return okAsync(out);
     },

@@ -5,13 +5,14 @@ import type { StoredAlert } from '../ports/alerts';
 import type { Logger } from '../ports/logger';
 import type { Storage } from '../ports/storage';
 import { isoTime } from '../time';
+import { aggregate, RATE_TYPES } from './aggregate';
 import type { AlertSettings } from './defaults';
 import type { DetectInput } from './finding';
 import { emptyCounts, type LifecycleCounts, type LifecycleDeps, reconcile } from './lifecycle';
 import { baselineWeeks, detectNoLeads } from './no-leads-detector';
 import { detectNewSources } from './new-source';
 import { detectRates } from './rate-detector';
-import { floorHour, HOUR_MS, localDayStart } from './windows';
+import { cellWeight, floorHour, HOUR_MS, localDayStart } from './windows';
 
 /** Options of one pass. */
 export interface DetectOptions {
@@ -47,7 +48,8 @@ function spanStart(settings: AlertSettings, now: number, dayStart: number): numb
     if (!s.enabled || type === 'new-source') continue;
     if (type === 'no-leads') {
       const nl = settings.types['no-leads'];
-      from = Math.min(from, now - (baselineWeeks(nl.baseline_days) * 7 + 1) * DAY_MS - nl.zero_run_hours * HOUR_MS);
+      // An hour more than the run: a DST change moves the same local hours a week earlier by one.
+      from = Math.min(from, now - baselineWeeks(nl.baseline_days) * 7 * DAY_MS - (nl.zero_run_hours + 1) * HOUR_MS);
     } else if ('window_minutes' in s) from = Math.min(from, now - s.window_minutes * 60_000 - s.baseline_days * DAY_MS);
   }
   return floorHour(from);
@@ -66,9 +68,25 @@ async function evaluate(deps: DetectDeps, accountId: Id, now: number, counts: Li
   // Alerting switched off for the account: nothing is evaluated and what was active is resolved.
   if (!settings.enabled) return (await reconcile(deps.lifecycle, { ...base, findings: [] }, counts)).map(() => undefined);
   const dayStart = localDayStart(now, account.time_zone);
-  const rows = await storage.rollups.query({ account_id: accountId, from: isoTime(spanStart(settings, now, dayStart)), to: isoTime(floorHour(now) + HOUR_MS), kinds: ['source', 'recipient'] });
+  const from = spanStart(settings, now, dayStart);
+  const to = floorHour(now) + HOUR_MS;
+  const rows = await storage.rollups.query({ account_id: accountId, from: isoTime(from), to: isoTime(to), kinds: ['source', 'recipient'] });
   if (rows.isErr()) return err(rows.error);
-  const input: DetectInput = { accountId, now, timeZone: account.time_zone, dayStart, settings, rows: rows.value, active: activeByKey };
+  const longestWindow = Math.max(0, ...RATE_TYPES.map((t) => (settings.types[t].enabled ? settings.types[t].window_minutes * 60_000 : 0)));
+  const labelsFrom = Math.floor((floorHour(now - longestWindow) - from) / HOUR_MS);
+  const agg = aggregate(rows.value, from, (to - from) / HOUR_MS, (type) => settings.types[type].enabled, labelsFrom);
+  const cache = new Map<string, Float64Array>();
+  const weights = (a: number, b: number): Float64Array => {
+    const key = `${a}:${b}`;
+    let w = cache.get(key);
+    if (!w) {
+      w = new Float64Array(agg.hours);
+      for (let h = 0; h < agg.hours; h++) w[h] = cellWeight(from + h * HOUR_MS, now, a, b);
+      cache.set(key, w);
+    }
+    return w;
+  };
+  const input: DetectInput = { accountId, now, timeZone: account.time_zone, dayStart, settings, agg, weights, active: activeByKey };
   const findings = [...detectRates(input), ...detectNoLeads(input), ...detectNewSources(input)];
   return (await reconcile(deps.lifecycle, { ...base, findings }, counts)).map(() => undefined);
 }

@@ -1,6 +1,6 @@
 import type { Id } from '../ids';
 import type { AlertSeverity, AlertType, StoredAlert } from '../ports/alerts';
-import type { RollupRow } from '../ports/rollups';
+import type { Aggregate } from './aggregate';
 import type { AlertSettings } from './defaults';
 
 /** A condition a detector found (or still finds) in one account: what the lifecycle turns into an alert. */
@@ -29,8 +29,10 @@ export interface DetectInput {
   readonly timeZone: string;
   readonly dayStart: number;
   readonly settings: AlertSettings;
-  /** The account's source and recipient rollup cells over the longest span any detector needs. */
-  readonly rows: readonly RollupRow[];
+  /** The account's source and recipient cells over the longest span any detector needs, per hour. */
+  readonly agg: Aggregate;
+  /** Per hour of the span, the share of it inside [from, to) (cached per pass). */
+  readonly weights: (from: number, to: number) => Float64Array;
   /** The account's active alerts by key. */
   readonly active: ReadonlyMap<string, StoredAlert>;
 }

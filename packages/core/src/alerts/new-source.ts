@@ -2,6 +2,7 @@ import type { Id } from '../ids';
 import type { StoredAlert } from '../ports/alerts';
 import { formatTime } from '../notifications/format';
 import type { DetectInput, Finding } from './finding';
+import { weighted } from './aggregate';
 import { HOUR_MS } from './windows';
 
 /** The key of a source's new-source alert. */
@@ -35,11 +36,9 @@ export function detectNewSources(input: DetectInput): Finding[] {
   if (!s.enabled) return [];
   const actives = [...input.active.values()].filter((a) => a.type === 'new-source');
   if (actives.length === 0) return [];
+  const inToday = input.weights(input.dayStart, input.now);
   const today = new Map<string, number>();
-  for (const row of input.rows) {
-    if (row.kind !== 'source' || Date.parse(row.hour) + HOUR_MS <= input.dayStart) continue;
-    today.set(row.source_id, (today.get(row.source_id) ?? 0) + row.count);
-  }
+  for (const [sourceId, u] of input.agg.sources) today.set(sourceId, Math.round(weighted(u.total, inToday)));
   return actives
     .filter((a: StoredAlert) => input.now - Date.parse(a.first_seen_at) < s.resolve_after_hours * HOUR_MS)
     .map((a) => {

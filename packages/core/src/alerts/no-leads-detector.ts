@@ -1,20 +1,14 @@
 import { isoTime } from '../time';
 import { formatTime } from '../notifications/format';
 import type { DetectInput, Finding } from './finding';
-import { cellWeight, HOUR_MS, weeksEarlier } from './windows';
+import { weighted } from './aggregate';
+import { HOUR_MS, weeksEarlier } from './windows';
 
 /** Prefix of a flow's no-leads keys; the run's start (ISO) follows it. */
 export const noLeadsPrefix = (accountId: string, flowId: string): string => `no-leads:${accountId}:${flowId}:`;
 
 /** How many weeks of the baseline span hold the same hours of the week (at least one). */
 export const baselineWeeks = (baselineDays: number): number => Math.max(1, Math.floor(baselineDays / 7));
-
-interface FlowTally {
-  /** Start of the latest hour with a source event. */
-  lastActive: number;
-  /** Source events at the same hours of the week in earlier weeks (weighted). */
-  expected: number;
-}
 
 /**
  * no-leads: per flow, the silent run since the last hour with a source event. It
@@ -29,21 +23,19 @@ export function detectNoLeads(input: DetectInput): Finding[] {
   const { now, timeZone } = input;
   const runMs = s.zero_run_hours * HOUR_MS;
   const weeks = baselineWeeks(s.baseline_days);
-  const earlier = Array.from({ length: weeks }, (_, i) => [weeksEarlier(now - runMs, i + 1, timeZone), weeksEarlier(now, i + 1, timeZone)] as const);
-  const flows = new Map<string, FlowTally>();
-  const hours = new Map<string, number>();
-  for (const row of input.rows) {
-    if (row.kind !== 'source' || row.count === 0) continue;
-    let start = hours.get(row.hour);
-    if (start === undefined) hours.set(row.hour, (start = Date.parse(row.hour)));
-    let t = flows.get(row.flow_id);
-    if (!t) flows.set(row.flow_id, (t = { lastActive: -Infinity, expected: 0 }));
-    if (start > t.lastActive) t.lastActive = start;
-    for (const [from, to] of earlier) t.expected += row.count * cellWeight(start, now, from, to);
+  const windows = Array.from({ length: weeks }, (_, i) => input.weights(weeksEarlier(now - runMs, i + 1, timeZone), weeksEarlier(now, i + 1, timeZone)));
+  const { agg } = input;
+  const flows = new Map<string, { lastActive: number; expected: number }>();
+  for (const [flowId, counts] of agg.flows) {
+    let last = counts.length - 1;
+    while (last >= 0 && (counts[last] as number) <= 0) last -= 1;
+    let expected = 0;
+    for (const w of windows) expected += weighted(counts, w);
+    flows.set(flowId, { lastActive: last < 0 ? -Infinity : agg.from + last * HOUR_MS, expected });
   }
-  // Active runs of flows that had no source event at all within the rows still hold.
+  // Active runs of flows that had no source event at all within the span still hold.
   for (const alert of input.active.values()) {
-    if (alert.type === 'no-leads' && alert.flow_id && !flows.has(alert.flow_id)) flows.set(alert.flow_id, { lastActive: -Infinity, expected: alert.data.expected_per_hour ?? 0 });
+    if (alert.type === 'no-leads' && alert.flow_id && !flows.has(alert.flow_id)) flows.set(alert.flow_id, { lastActive: -Infinity, expected: 0 });
   }
 
   const findings: Finding[] = [];
