@@ -1,5 +1,7 @@
 import { compileRuleSet, createLeadService, scriptedRecipient, typeLead, validateRuleSet } from '@leadroute/core';
 import { memoryStorage } from '@leadroute/memory';
+import { migrate, postgresStorage } from '@leadroute/postgres';
+import pg from 'pg';
 import { type Bench, compare, measure } from './harness';
 
 // Leads per second through service.leads.submit on memory storage, with a
@@ -16,11 +18,11 @@ const lead = (i: number) => ({
   loan_amount: String(1000 + (i % 50) * 100),
 });
 
-const bench: Bench = async () => {
-  const storage = memoryStorage();
+/** A service with the three-step flow, on the given storage. */
+async function setUp(storage: Parameters<typeof createLeadService>[0]['storage']) {
   const recipient = scriptedRecipient();
   recipient.respondWith({ outcome: 'success', price: 4, reference: 'R' });
-  const service = createLeadService({ storage, integrations: [recipient], host: 'bench' });
+  const service = createLeadService({ storage, integrations: [recipient], host: 'bench', exports: { worker: false } });
   const { api_key } = (await service.accounts.create({ name: 'Bench', time_zone: 'America/Chicago' }))._unsafeUnwrap();
   const principal = (await service.accounts.authenticate(api_key))._unsafeUnwrap();
   const entity = async (body: object) => (await service.entities.create(principal, { module_ids: [], source: null, recipient: null, ...body }))._unsafeUnwrap().id;
@@ -48,6 +50,11 @@ const bench: Bench = async () => {
     })
   )._unsafeUnwrap();
 
+  return { service, flow, vendor, recipient, acceptance };
+}
+
+const bench: Bench = async () => {
+  const { service, flow, vendor, recipient, acceptance } = await setUp(memoryStorage());
   // The baseline: the same parse and criteria, and three writes, by hand.
   const criteria = compileRuleSet(validateRuleSet(acceptance)._unsafeUnwrap());
   const baselineStore = new Map<number, unknown>();
@@ -67,7 +74,30 @@ const bench: Bench = async () => {
   );
   const ours = await measure(() => service.leads.submit(flow.id, vendor, lead(n++)), { seconds: 2, batch: 20 });
   const results = { leadroute: ours.opsPerSec, 'hand-written pipeline': baseline.opsPerSec };
-  return [compare('intake: leads/s through service.leads.submit (memory, 3 steps)', results.leadroute, { name: 'hand-written pipeline', value: results['hand-written pipeline'] })];
+  const rows = [compare('intake: leads/s through service.leads.submit (memory, 3 steps)', results.leadroute, { name: 'hand-written pipeline', value: results['hand-written pipeline'] })];
+
+  // The same flow on PostgreSQL (a schema of its own, dropped afterwards), beside the same baseline.
+  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? 'postgres://leadroute:leadroute@127.0.0.1:5432/leadroute_test', max: 10 });
+  const schema = `bench_${Date.now()}`;
+  try {
+    (await migrate(pool, { schema }))._unsafeUnwrap();
+    const onPg = await setUp(postgresStorage({ pool, schema }));
+    // Wall time here: the database works in its own processes, which CPU time would not count.
+    const started = performance.now();
+    let done = 0;
+    while (performance.now() - started < 4000) {
+      await Promise.all(Array.from({ length: 10 }, () => onPg.service.leads.submit(onPg.flow.id, onPg.vendor, lead(n++))));
+      done += 10;
+    }
+    const perSecond = (done / (performance.now() - started)) * 1000;
+    rows.push(compare('intake: leads/s through service.leads.submit (PostgreSQL, 3 steps, 10 at a time)', perSecond, { name: 'hand-written pipeline (memory)', value: results['hand-written pipeline'] }));
+  } catch (e) {
+    console.log(`(skipped the PostgreSQL row: ${(e as Error).message}; start it with bash scripts/services.sh)`);
+  } finally {
+    await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+    await pool.end();
+  }
+  return rows;
 };
 
 export default bench;
