@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { anAccount, anAlias, anApiKey, anEntity, runSuites, type StorageHarness, storageSuites } from '@leadroute/testkit';
+import { aLead, anAccount, anAlias, anApiKey, anEntity, anEvent, runSuites, type StorageHarness, storageSuites } from '@leadroute/testkit';
 import { type Db, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spoolSuite } from '../../../packages/testkit/src/spool-suite';
 import { COLLECTIONS, ensureIndexes, INDEXES, mongoSpool, mongoStorage } from './index';
+import { eventPage, searchFilter } from './queries';
 
 /**
  * The testkit suites against a real MongoDB server. No server can be installed on
@@ -24,14 +25,31 @@ describe.skipIf(!uri)('mongo', () => {
   const dbName = `leadroute_test_${randomBytes(6).toString('hex')}`;
   const options = () => ({ client, dbName });
 
+  // The fixtures' events expire in early 2026, already past by the wall clock, so the
+  // server's TTL monitor (a pass every 60 s) could delete them in the middle of a case.
+  // It is paused for the run and restored after; a server that refuses (no admin
+  // rights) says so, and a case may then fail when a pass lands inside it.
+  let ttlMonitorWas: boolean | undefined;
+  const setTtlMonitor = async (enabled: boolean): Promise<boolean | undefined> => {
+    try {
+      const reply = await client.db('admin').command({ setParameter: 1, ttlMonitorEnabled: enabled });
+      return typeof reply.was === 'boolean' ? reply.was : undefined;
+    } catch (error) {
+      console.log(`[leadroute] [mongo] could not pause the TTL monitor (${String(error)}); events the fixtures made may vanish mid-case.`);
+      return undefined;
+    }
+  };
+
   beforeAll(async () => {
     client = new MongoClient(uri ?? '', { serverSelectionTimeoutMS: 10_000 });
     await client.connect();
     db = client.db(dbName);
+    ttlMonitorWas = await setTtlMonitor(false);
     (await ensureIndexes(options()))._unsafeUnwrap();
   });
   afterAll(async () => {
     await db?.dropDatabase();
+    if (ttlMonitorWas !== undefined) await setTtlMonitor(ttlMonitorWas);
     await client?.close();
   });
 
@@ -86,7 +104,11 @@ describe.skipIf(!uri)('mongo', () => {
       (await ensureIndexes(options()))._unsafeUnwrap();
       for (const spec of INDEXES) {
         const found = (await db.collection(spec.collection).listIndexes().toArray()).find((i) => i.name === spec.name);
-        expect(found, spec.name).toMatchObject({ key: spec.key, ...(spec.unique ? { unique: true } : {}) });
+        expect(found, spec.name).toMatchObject({
+          key: spec.key,
+          ...(spec.unique ? { unique: true } : {}),
+          ...(spec.expireAfterSeconds === undefined ? {} : { expireAfterSeconds: spec.expireAfterSeconds }),
+        });
       }
     });
 
@@ -123,6 +145,47 @@ describe.skipIf(!uri)('mongo', () => {
       const error = (await storage.aliases.update({ ...second, entity_id: first.entity_id }))._unsafeUnwrapErr();
       expect(error).toMatchObject({ type: 'Conflict', cause: { code: 11000 } });
       expect(error.message).toMatch(/entity_aliases_account_entity_unique/);
+    });
+  });
+
+  describe('new ports', () => {
+    it('keeps a lead’s fields exactly, whatever their names, and event times as BSON Dates the TTL index can read', async () => {
+      const { storage } = await setup();
+      const account = anAccount().id;
+      const lead = aLead(account, { fields: { $where: 'x', 'a.b': { 'c.d': [1, null, 'z'] }, '': 0 } });
+      (await storage.leads.insert(lead))._unsafeUnwrap();
+      expect((await storage.leads.get(lead.id))._unsafeUnwrap()).toEqual(lead);
+      const event = anEvent(account);
+      (await storage.events.insert(event))._unsafeUnwrap();
+      const doc = await rawDoc(COLLECTIONS.events)(event.id);
+      expect(doc?.expires_at).toBeInstanceOf(Date);
+      expect((doc?.expires_at as Date).toISOString()).toBe(event.expires_at);
+    });
+
+    it('counts every caller of a fresh counter that has room, though all but one lose the race to create it', async () => {
+      const { storage } = await setup();
+      const results = await Promise.all(Array.from({ length: 30 }, () => storage.counters.tryIncrement('fresh', 25, '2030-01-01T00:00:00.000Z')));
+      expect(results.filter((r) => r._unsafeUnwrap())).toHaveLength(25);
+      expect((await storage.counters.get('fresh'))._unsafeUnwrap()).toBe(25);
+    });
+
+    it('hands each job to one of several workers claiming at once', async () => {
+      const { storage } = await setup();
+      for (let i = 0; i < 20; i++) (await storage.jobs.enqueue({ kind: 'export', id: `j${i}`, dueAt: 0 }, 0))._unsafeUnwrap();
+      const claimed = await Promise.all(Array.from({ length: 30 }, () => storage.jobs.claim('export', 1, 60_000)));
+      const ids = claimed.map((r) => r._unsafeUnwrap()?.id).filter((id) => id !== undefined);
+      expect(ids).toHaveLength(20);
+      expect(new Set(ids).size).toBe(20);
+    });
+
+    it('answers search prefixes and event pages from their indexes', async () => {
+      await setup();
+      const winning = async (collection: string, filter: object, sort: object) =>
+        JSON.stringify(((await db.collection(collection).find(filter).sort(sort as never).explain()) as { queryPlanner: { winningPlan: unknown } }).queryPlanner.winningPlan);
+      const q = { account_id: anAccount().id, terms: ['smi', 'jo'], phrases: [], from: 0, limit: 10 };
+      expect(await winning(COLLECTIONS.search, searchFilter(q), {})).toContain('search_account_terms');
+      const page = eventPage({ account_id: q.account_id, live_at: '2026-01-01T00:00:00.000Z', sort: 'desc', limit: 10 }, new Date('2026-01-01T00:00:00.000Z'));
+      expect(await winning(COLLECTIONS.events, page.filter, page.sort)).toContain('events_account_id');
     });
   });
 
