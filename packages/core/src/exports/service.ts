@@ -11,7 +11,7 @@ import type { Storage } from '../ports/storage';
 import { isoTime } from '../time';
 import { signLink, verifyLink } from './links';
 import { type ExportListParams, parseExportRequest } from './request';
-import { EXPORT_JOB, type ExportOptions, exportSettings, type ExportSettings, LINK_TTL_SECONDS } from './settings';
+import { EXPORT_JOB, type ExportOptions, exportSettings, LINK_TTL_SECONDS } from './settings';
 import type { Export, StoredExport } from './types';
 import { createExportWorker, type ExportWorker } from './worker';
 
@@ -46,7 +46,6 @@ export interface ExportsApi {
   runPending(): Promise<number>;
   /** The in-process worker: `start()` and `stop()`. */
   readonly worker: ExportWorker;
-  readonly settings: ExportSettings;
 }
 
 /** The API view of a stored export: no account ID, no file key. */
@@ -87,7 +86,6 @@ export function createExportsApi(deps: {
 
   return {
     worker,
-    settings,
     runPending: () => worker.runPending(),
     create(principal, body) {
       const parsed = parseExportRequest(body, principal.account.time_zone);
