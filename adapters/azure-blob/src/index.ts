@@ -11,6 +11,7 @@ import type {
   PutOptions,
   PutOutcome,
 } from '@leadroute/core';
+import { putMany } from '@leadroute/core';
 import { errAsync, ok, okAsync, Result, ResultAsync } from 'neverthrow';
 
 /** Options of {@link azureBlobStorage}. */
@@ -212,26 +213,7 @@ export function azureBlobStorage(options: AzureBlobStorageOptions = {}): CloudSt
       const invalid = checkLocation(location);
       if (invalid) return errAsync(invalid);
       if (objects.length === 0) return okAsync([]);
-      const outcomes: BatchItemOutcome[] = new Array<BatchItemOutcome>(objects.length);
-      let next = 0;
-      const worker = async (): Promise<void> => {
-        while (next < objects.length) {
-          const index = next++;
-          const object = objects[index] as CloudObject;
-          const result = await put(location, object.key, object.body, {
-            ...opts,
-            ...(object.contentType === undefined ? {} : { contentType: object.contentType }),
-          });
-          outcomes[index] = result.match(
-            ({ written }): BatchItemOutcome => ({ key: object.key, ok: true, written }),
-            (error): BatchItemOutcome => ({ key: object.key, ok: false, error }),
-          );
-        }
-      };
-      // put() never rejects (its failures are values), so neither do the workers.
-      return ResultAsync.fromSafePromise(
-        Promise.all(Array.from({ length: Math.min(concurrency, objects.length) }, worker)).then(() => outcomes),
-      );
+      return putMany(put, location, objects, opts, concurrency);
     },
   };
 }

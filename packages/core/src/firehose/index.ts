@@ -20,6 +20,7 @@ export {
   firehoseObjectKey,
   type RetryReport,
 } from './delivery';
+export { type PutOne, putMany } from './put-many';
 export { type FirehoseCheck, parseFirehoseQuery, type QueryParams, verificationFileName } from './query';
 export { type FirehoseValidation, type FirehoseValidationDeps, validateFirehose } from './validate';
 export { cloudCredential, credentialResolver } from './credentials';
