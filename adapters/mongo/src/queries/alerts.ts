@@ -1,5 +1,6 @@
 import type { ActivityQuery } from '@leadroute/core';
 import type { Filter } from 'mongodb';
+import { toDate } from '../documents';
 import type { ActivityDoc, AlertDoc, LeaseDoc, SettingsDoc } from '../records-work';
 import { type FindQuery, type PageQuery, type Pipeline, pageSize } from './types';
 
@@ -22,7 +23,7 @@ export const accountsWithActivePipeline = (): Pipeline => [
  * only entries strictly older than it (`alert_activity_key_at`).
  */
 export function activityPage(q: ActivityQuery): PageQuery<ActivityDoc> {
-  const before = q.before === undefined ? undefined : new Date(q.before.at);
+  const before = q.before === undefined ? undefined : toDate(q.before.at);
   const older =
     before === undefined ? {} : q.before?.id === undefined ? { at: { $lt: before } } : { $or: [{ at: { $lt: before } }, { at: before, _id: { $lt: q.before.id } }] };
   return {

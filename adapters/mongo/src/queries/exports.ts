@@ -1,5 +1,6 @@
 import type { ExportDownload, ExportListQuery, ExportPatch } from '@leadroute/core';
 import type { Filter } from 'mongodb';
+import { toDate } from '../documents';
 import { EXPORT_PROGRESS, type ExportDoc } from '../records';
 import { type PageQuery, pageSize } from './types';
 
@@ -10,7 +11,7 @@ export const exportById = (id: string): Filter<ExportDoc> => ({ _id: id });
 export function exportPage(q: ExportListQuery): PageQuery<ExportDoc> {
   const id = { ...(q.before_id === undefined ? {} : { $lt: q.before_id }), ...(q.after_id === undefined ? {} : { $gt: q.after_id }) };
   return {
-    filter: { account_id: q.account_id, expires_at: { $gt: new Date(q.live_at) }, ...(Object.keys(id).length > 0 ? { _id: id } : {}) },
+    filter: { account_id: q.account_id, expires_at: { $gt: toDate(q.live_at) }, ...(Object.keys(id).length > 0 ? { _id: id } : {}) },
     sort: { _id: -1 },
     limit: pageSize(q.limit),
   };

@@ -1,5 +1,6 @@
 import type { RollupQuery, RollupRow } from '@leadroute/core';
 import type { Filter } from 'mongodb';
+import { toDate } from '../documents';
 import type { RollupDoc } from '../records-work';
 import type { Pipeline } from './types';
 
@@ -9,7 +10,7 @@ export const ROLLUP_CELL = ['account_id', 'hour', 'flow_id', 'source_id', 'recip
 /** The cell `row` adds to: equality on every field of `rollups_cell_unique`, so the server retries a racing upsert itself. */
 export const rollupCell = (row: RollupRow): Filter<RollupDoc> => ({
   account_id: row.account_id,
-  hour: new Date(row.hour),
+  hour: toDate(row.hour),
   flow_id: row.flow_id,
   source_id: row.source_id,
   recipient_id: row.recipient_id,
@@ -34,7 +35,7 @@ export const rollupPipeline = (q: RollupQuery): Pipeline => [
   {
     $match: {
       account_id: q.account_id,
-      hour: { $gte: new Date(q.from), $lt: new Date(q.to) },
+      hour: { $gte: toDate(q.from), $lt: toDate(q.to) },
       ...(q.kinds === undefined ? {} : { kind: { $in: [...q.kinds] } }),
       ...(q.flow_id === undefined ? {} : { flow_id: q.flow_id }),
     },
@@ -45,7 +46,7 @@ export const rollupPipeline = (q: RollupQuery): Pipeline => [
 
 /** Accounts with any cell in `[from, to)`, each once, in ID order (`rollups_hour_account`). */
 export const activeAccountsPipeline = (from: string, to: string): Pipeline => [
-  { $match: { hour: { $gte: new Date(from), $lt: new Date(to) } } },
+  { $match: { hour: { $gte: toDate(from), $lt: toDate(to) } } },
   { $group: { _id: '$account_id' } },
   { $sort: { _id: 1 } },
   { $project: { _id: 0, account_id: '$_id' } },
