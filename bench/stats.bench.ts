@@ -50,7 +50,8 @@ function anEvent(i: number): StoredEvent {
     const conversion = rand() < 0.8;
     event = { type: 'feedback-received', outcome: rand() < 0.9 ? 'success' : 'failure', recipient_id, step_id: recipient_id, feedback: { type: conversion ? 'conversion' : 'return', reason: conversion ? pick(['sold', 'funded']) : 'bad data', occurred_at: '', event_id: base.id } };
   }
-  return { ...base, ...event } as StoredEvent;
+  // Object.assign, not spread: spreading is by far the slowest step on these machines.
+  return Object.assign(base, event) as StoredEvent;
 }
 
 export default async function statsBench(): Promise<BenchRow[]> {
@@ -59,14 +60,20 @@ export default async function statsBench(): Promise<BenchRow[]> {
   const t0 = performance.now();
   // Rows are summed here and added once per cell: the store ends as it would after a
   // million single adds, without the bench spending minutes recording.
-  const sums = new Map<string, RollupRow>();
+  const sums = new Map<string, { -readonly [K in keyof RollupRow]: RollupRow[K] }>();
   for (let i = 0; i < EVENTS; i++) {
     const e = anEvent(i);
     events.push(e);
     for (const row of eventRows(e)) {
       const key = [row.hour, row.flow_id, row.source_id, row.recipient_id, row.step_id, row.kind, row.outcome, row.category, row.stage].join('|');
       const prior = sums.get(key);
-      sums.set(key, prior ? { ...prior, count: prior.count + row.count, cost: prior.cost + row.cost, revenue: prior.revenue + row.revenue, purchase_price: prior.purchase_price + row.purchase_price } : row);
+      if (!prior) sums.set(key, row);
+      else {
+        prior.count += row.count;
+        prior.cost += row.cost;
+        prior.revenue += row.revenue;
+        prior.purchase_price += row.purchase_price;
+      }
     }
   }
   (await storage.rollups.add([...sums.values()]))._unsafeUnwrap();
@@ -93,6 +100,6 @@ export default async function statsBench(): Promise<BenchRow[]> {
     return groupRows(groups.values(), ['source_id']);
   };
   const rollups = await measure(fromRollups, { seconds: 3 });
-  const raw = await measure(fromEvents, { seconds: 6 });
+  const raw = await measure(fromEvents, { seconds: 3 });
   return [compare('stats: one day by source, 1M events, from rollups', rollups.opsPerSec, { name: 'aggregating the raw events', value: raw.opsPerSec, minRatio: 100 })];
 }

@@ -24,9 +24,19 @@ export function newGroup(keys: Record<string, string | null>, at = 0): StatsGrou
   return { keys, at, counts: new Map(), stages: new Map(), cost: 0, revenue: 0 };
 }
 
+const countKeys = new Map<string, Map<string, string>>();
+/** `kind:outcome`, made once per pair rather than once per cell. */
+function countKey(kind: string, outcome: string): string {
+  let byOutcome = countKeys.get(kind);
+  if (!byOutcome) countKeys.set(kind, (byOutcome = new Map()));
+  let key = byOutcome.get(outcome);
+  if (key === undefined) byOutcome.set(outcome, (key = `${kind}:${outcome}`));
+  return key;
+}
+
 /** Adds one rollup cell (or the rows of one event) to a group. */
 export function addToGroup(group: StatsGroup, cell: { kind: RollupKind; outcome: string; stage: string } & Pick<RollupCounts, 'count' | 'cost' | 'revenue'>): void {
-  const key = `${cell.kind}:${cell.outcome}`;
+  const key = countKey(cell.kind, cell.outcome);
   group.counts.set(key, (group.counts.get(key) ?? 0) + cell.count);
   group.cost += cell.cost;
   group.revenue += cell.revenue;

@@ -68,29 +68,35 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
 
   const groupsOf = (q: StatsQuery) => {
     const groups = new Map<string, StatsGroup>();
-    const group = (keys: Record<string, string | null>, time: number): StatsGroup => {
-      let id = '';
-      for (const k of q.groupBy) id += `${keys[k] ?? '\u0001'}\u0000`;
-      let g = groups.get(id);
-      if (!g) groups.set(id, (g = newGroup(keys, time)));
-      return g;
+    // Interval starts per rollup hour: a day's cells share 24 hours, and zone arithmetic is the costly part.
+    const hourBuckets = new Map<string, number>();
+    const timeOf = (row: RollupRow, event?: StoredEvent): number => {
+      if (event) return bucketStart(event.start_timestamp, q.interval ?? 'daily', q.zone);
+      let at = hourBuckets.get(row.hour);
+      if (at === undefined) hourBuckets.set(row.hour, (at = bucketStart(Date.parse(row.hour), q.interval ?? 'daily', q.zone)));
+      return at;
     };
-    const keysOf = (row: RollupRow, event?: StoredEvent): { keys: Record<string, string | null>; time: number } => {
-      const keys: Record<string, string | null> = {};
-      let time = 0;
-      for (const k of q.groupBy) {
-        if (k === 'time') {
-          time = bucketStart(event ? event.start_timestamp : Date.parse(row.hour), q.interval ?? 'daily', q.zone);
-          keys.time = zonedIso(time, q.zone);
-        } else if (k === 'flow_id' || k === 'source_id' || k === 'recipient_id') keys[k] = row[k] === '' ? null : row[k];
-        else keys[k] = event ? fieldValue(event, k) : null;
-      }
-      return { keys, time };
+    const keyOf = (k: string, row: RollupRow, event: StoredEvent | undefined, time: number): string | null => {
+      if (k === 'time') return zonedIso(time, q.zone);
+      if (k === 'flow_id' || k === 'source_id' || k === 'recipient_id') return row[k] === '' ? null : row[k];
+      return event ? fieldValue(event, k) : null;
     };
+    // Called once per cell or event row: the group is found by a key string built without objects; its keys object is made once.
     const add = (row: RollupRow, event?: StoredEvent) => {
       if (!q.kinds.has(row.kind)) return;
-      const { keys, time } = keysOf(row, event);
-      addToGroup(group(keys, time), row);
+      const time = q.interval ? timeOf(row, event) : 0;
+      let id = '';
+      for (const k of q.groupBy) {
+        const v = k === 'time' ? String(time) : k === 'flow_id' || k === 'source_id' || k === 'recipient_id' ? row[k] : event ? fieldValue(event, k) : null;
+        id += `${v ?? '\u0001'}\u0000`;
+      }
+      let g = groups.get(id);
+      if (!g) {
+        const keys: Record<string, string | null> = {};
+        for (const k of q.groupBy) keys[k] = keyOf(k, row, event, time);
+        groups.set(id, (g = newGroup(keys, time)));
+      }
+      addToGroup(g, row);
     };
     const finish = (source: StatsResult['source']): StatsResult => {
       if (q.groupBy.length === 0 && groups.size === 0) groups.set('[]', newGroup({}));
