@@ -6,6 +6,7 @@ import type { Clock } from '../ports/clock';
 import type { Entity, EntityRecord } from '../ports/entities';
 import type { Storage } from '../ports/storage';
 import { isoTime } from '../time';
+import { ENTITY_DEFAULTS } from './defaults';
 import { STANDARD_ENTITIES, standardEntity } from './standard';
 import { type EntityInput, validateEntityCreate, validateEntityUpdate } from './validate';
 
@@ -78,29 +79,12 @@ export function createEntitiesApi(deps: { storage: Storage; clock: Clock }): Ent
       const at = isoTime(now);
       const fields = input.value as Partial<EntityInput> & Pick<EntityInput, 'name' | 'module_ids' | 'source' | 'recipient'>;
       const record: EntityRecord = {
+        ...ENTITY_DEFAULTS,
+        ...fields,
         id: newId(now),
         owner_account_id: principal.account.id,
         name: fields.name.trim(),
-        description: fields.description ?? '',
-        standard: false,
-        account: false,
-        pending: false,
-        connected: null,
-        connected_account_id: null,
-        deprecated: fields.deprecated ?? false,
         see: fields.see?.toLowerCase() ?? null,
-        field_suffix: fields.field_suffix ?? null,
-        invitation_id: null,
-        invitation_expires_at: null,
-        expired: false,
-        flow_ids: fields.flow_ids ?? [],
-        logo_url: fields.logo_url ?? null,
-        module_ids: fields.module_ids,
-        source: fields.source,
-        recipient: fields.recipient,
-        time_zone: fields.time_zone ?? null,
-        consent_certified_vendor: fields.consent_certified_vendor ?? false,
-        website: fields.website ?? null,
         created_at: at,
         updated_at: at,
       };

@@ -1,30 +1,10 @@
 import type { Entity } from '../ports/entities';
+import { ENTITY_DEFAULTS } from './defaults';
 
 const BUILT = '2024-01-01T00:00:00.000Z';
 
 function standard(id: string, fields: Pick<Entity, 'name' | 'description' | 'module_ids' | 'source' | 'recipient'>): Entity {
-  return {
-    id,
-    ...fields,
-    standard: true,
-    account: null,
-    pending: false,
-    connected: null,
-    connected_account_id: null,
-    deprecated: false,
-    see: null,
-    field_suffix: null,
-    invitation_id: null,
-    invitation_expires_at: null,
-    expired: false,
-    flow_ids: [],
-    logo_url: null,
-    time_zone: null,
-    consent_certified_vendor: false,
-    website: null,
-    created_at: BUILT,
-    updated_at: BUILT,
-  };
+  return { ...ENTITY_DEFAULTS, id, ...fields, standard: true, account: null, created_at: BUILT, updated_at: BUILT };
 }
 
 /**
