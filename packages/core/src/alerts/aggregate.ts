@@ -67,11 +67,18 @@ export function aggregate(rows: readonly RollupRow[], from: number, hours: numbe
       arr[h] = (arr[h] as number) + n;
     }
   };
+  // Cells arrive grouped by hour (they are written as the hour's events are recorded): remember the last one.
+  let lastHour = '';
+  let h = -1;
   for (const row of rows) {
     const n = row.count;
     if (n === 0) continue;
-    let h = hourIndex.get(row.hour);
-    if (h === undefined) hourIndex.set(row.hour, (h = Math.floor((Date.parse(row.hour) - from) / HOUR_MS)));
+    if (row.hour !== lastHour) {
+      lastHour = row.hour;
+      let i = hourIndex.get(lastHour);
+      if (i === undefined) hourIndex.set(lastHour, (i = Math.floor((Date.parse(lastHour) - from) / HOUR_MS)));
+      h = i;
+    }
     if (h < 0 || h >= hours) continue;
     const categoryType = row.category === '' ? undefined : CATEGORY_TYPE[row.category];
     const isCovered = categoryType !== undefined && covered(categoryType);

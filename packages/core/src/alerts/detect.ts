@@ -35,7 +35,7 @@ export interface DetectDeps {
   readonly logger: Logger;
   readonly lifecycle: LifecycleDeps;
   readonly settingsFor: (accountId: string) => ResultAsync<AlertSettings, LeadrouteError>;
-  /** This process's lease owner ID. */
+  /** This pass's lease owner ID. */
   readonly owner: string;
 }
 

@@ -75,7 +75,8 @@ const toPublic = (a: StoredAlert): Alert => ({
 
 export function createAlertsApi(deps: AlertsDeps): AlertsApi {
   const { storage, clock, logger } = deps;
-  const owner = randomBytes(8).toString('hex');
+  const processId = randomBytes(8).toString('hex');
+  let passes = 0;
   const names: AlertNames = {
     flow: async (id) => {
       const flow = await storage.flows.get(id);
@@ -170,7 +171,8 @@ export function createAlertsApi(deps: AlertsDeps): AlertsApi {
       });
     },
     settings,
-    detect: (now, options) => detectPass({ storage, logger, lifecycle, settingsFor, owner }, now ?? clock.now(), options),
+    // Each pass owns its leases, so two passes of one process exclude each other too.
+    detect: (now, options) => detectPass({ storage, logger, lifecycle, settingsFor, owner: `${processId}:${(passes += 1)}` }, now ?? clock.now(), options),
     runner: (options) => startRunner({ clock, logger, detect: (now) => api.detect(now) }, options),
   };
   return api;
