@@ -86,8 +86,13 @@ export function createAlertsApi(deps: AlertsDeps): AlertsApi {
   };
   const lifecycle = { storage, logger, names, ...(deps.notifier ? { notifier: deps.notifier } : {}) };
 
+  // `platform` (never an account ID, which is 24 hex) reads the layers every account shares.
   const settingsFor = (accountId: string) =>
-    storage.alerts.getSettings('platform').andThen((platform) => storage.alerts.getSettings(accountId).map((account) => effectiveSettings([platform, account])));
+    storage.alerts
+      .getSettings('platform')
+      .andThen((platform) =>
+        accountId === 'platform' ? okAsync(effectiveSettings([platform])) : storage.alerts.getSettings(accountId).map((account) => effectiveSettings([platform, account])),
+      );
 
   const settings: AlertSettingsApi = {
     effective: settingsFor,
