@@ -237,7 +237,10 @@ function bySort(ix: AccountIndex, found: readonly number[], k: number, field: Se
   const order = orderOf(ix, field);
   const member = new Uint8Array(ix.entries.length);
   for (const n of found) member[n] = 1;
-  const tail = found.filter((n) => n >= order.built && key(n) !== '').sort(directed);
+  // `found` ascends, so the leads indexed since the order was built are its end.
+  let from = found.length;
+  while (from > 0 && (found[from - 1] as number) >= order.built) from--;
+  const tail = found.slice(from).filter((n) => key(n) !== '').sort(directed);
   const out: number[] = [];
   const step = dir === 'asc' ? 1 : -1;
   let i = dir === 'asc' ? 0 : order.sorted.length - 1;
