@@ -1,12 +1,13 @@
 import type { Storage } from '@leadroute/core';
+import { alertStore } from './alert-store';
 import { certificateStore } from './certificate-store';
 import { eventStore } from './event-store';
 import { exportStore } from './export-store';
 import { counterStore, credentialStore, flowStore, leadStore } from './flow-stores';
 import { jobStore } from './job-store';
 import { rollupStore } from './rollup-store';
-import { memorySpool } from './spool';
 import { memorySearchIndex } from './search-index';
+import { memorySpool } from './spool';
 import { accountStore, aliasStore, entityStore } from './stores';
 import { createTables, type MemoryTables } from './tables';
 
@@ -40,9 +41,10 @@ export function memoryStorage(): MemoryStorage {
     counters: counterStore(tables),
     credentials: credentialStore(tables),
     rollups: rollupStore(tables.rollups),
+    search: memorySearchIndex(tables.search),
     spool: memorySpool(),
     certificates: certificateStore(tables),
-    search: memorySearchIndex(tables.search),
+    alerts: alertStore(tables.alerts),
     exports: exportStore(tables.exports),
     jobs: jobStore(tables.jobs),
   };

@@ -1,3 +1,4 @@
+import { type AlertTables, createAlertTables } from './alert-store';
 import type { ExportTable } from './export-store';
 import type { JobTable } from './job-store';
 import type { RollupTable } from './rollup-store';
@@ -20,11 +21,12 @@ export interface MemoryTables {
   readonly counters: Map<string, { count: number; expires_at: string }>;
   readonly credentials: Map<Id, CredentialRecord>;
   readonly rollups: RollupTable;
+  /** The search index, one per account. */
+  readonly search: SearchTable;
   readonly certificates: Map<string, CertificateRecord>;
   /** Ping tokens to certificate IDs. */
   readonly certificatePingTokens: Map<string, string>;
-  /** The search index, one per account. */
-  readonly search: SearchTable;
+  readonly alerts: AlertTables;
   readonly exports: ExportTable;
   readonly jobs: JobTable;
 }
@@ -43,9 +45,10 @@ export function createTables(): MemoryTables {
     counters: new Map(),
     credentials: new Map(),
     rollups: new Map(),
+    search: new Map(),
     certificates: new Map(),
     certificatePingTokens: new Map(),
-    search: new Map(),
+    alerts: createAlertTables(),
     exports: new Map(),
     jobs: new Map(),
   };

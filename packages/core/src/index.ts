@@ -1,4 +1,5 @@
 export { type AccountsApi, hashApiKey, type NewAccount } from './accounts/service';
+export * from './alerts';
 export * from './certificates';
 export type { Principal } from './context';
 export { type AliasesApi } from './entities/aliases';

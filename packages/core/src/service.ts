@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { type AccountsApi, createAccountsApi } from './accounts/service';
+import { type AlertsApi, createAlertsApi } from './alerts/service';
 import { type AliasesApi, createAliasesApi } from './entities/aliases';
 import { createEntitiesApi, type EntitiesApi } from './entities/service';
 import { standardEntity } from './entities/standard';
@@ -92,6 +93,8 @@ export interface LeadService {
   readonly certificates: CertificatesApi;
   /** Background CSV exports of events, their files and download links. */
   readonly exports: ExportsApi;
+  /** Alert detection, active alerts, their timelines and alert settings. */
+  readonly alerts: AlertsApi;
   readonly integrations: IntegrationRegistry;
   /** Where recorded events go; capabilities built on events observe it. */
   readonly recorder: EventRecorder;
@@ -115,6 +118,7 @@ const REQUIRED_STORES: Record<keyof Storage, readonly string[]> = {
   certificates: ['insert', 'get', 'findByPingToken', 'claim'],
   exports: ['insert', 'get', 'list', 'update', 'addDownload'],
   jobs: ['enqueue', 'claim', 'extend', 'complete', 'fail', 'get'],
+  alerts: ['put', 'get', 'listActive', 'accountsWithActive', 'addActivity', 'activity', 'getSettings', 'setSettings', 'markSourceSeen', 'tryLease', 'releaseLease'],
 };
 
 /** The storage methods an adapter lacks, as `store.method` names; empty when it is complete. */
@@ -169,6 +173,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     firehose,
     certificates,
     exports,
+    alerts: createAlertsApi({ storage, clock, logger, recorder, notifier, entityName }),
     integrations,
     recorder,
     storage,

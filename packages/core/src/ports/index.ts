@@ -1,4 +1,5 @@
 export * from './accounts';
+export * from './alerts';
 export * from './certificates';
 export * from './clock';
 export * from './cloud-storage';

@@ -1,4 +1,5 @@
 import type { AccountStore } from './accounts';
+import type { AlertStore } from './alerts';
 import type { CertificateStore } from './certificates';
 import type { CounterStore } from './counters';
 import type { CredentialStore } from './credentials';
@@ -9,8 +10,8 @@ import type { FlowStore } from './flows';
 import type { JobStore } from './jobs';
 import type { LeadStore } from './leads';
 import type { RollupStore } from './rollups';
-import type { Spool } from './spool';
 import type { SearchIndex } from './search';
+import type { Spool } from './spool';
 
 /**
  * Every storage port an adapter implements. Adapters (memory, PostgreSQL, MongoDB)
@@ -26,13 +27,15 @@ export interface Storage {
   readonly counters: CounterStore;
   readonly credentials: CredentialStore;
   readonly rollups: RollupStore;
-  /** Deliveries waiting for a retry (firehose); durable in production. */
-  readonly spool: Spool;
-  readonly certificates: CertificateStore;
   /** The lead search index (GET /search/leads), following source events. */
   readonly search: SearchIndex;
   /** Export requests and their progress. */
   readonly exports: ExportStore;
   /** Leased background jobs (exports), shared by several processes. */
   readonly jobs: JobStore;
+  /** Deliveries waiting for a retry (firehose); durable in production. */
+  readonly spool: Spool;
+  readonly certificates: CertificateStore;
+  /** Alerts, their timelines, alert settings overrides and the detector's lease. */
+  readonly alerts: AlertStore;
 }

@@ -1,5 +1,6 @@
 import type { LeadService } from '../../service';
 import type { Route } from '../types';
+import { alertRoutes } from './alerts';
 import { entityRoutes } from './entities';
 import { eventRoutes } from './events';
 import { exportRoutes } from './exports';
@@ -11,5 +12,5 @@ import { statsRoutes } from './stats';
 
 /** Every built-in route, one module per capability. */
 export function coreRoutes(service: LeadService): Route[] {
-  return [...entityRoutes(service), ...flowRoutes(service), ...firehoseRoutes(service), ...statsRoutes(service), ...searchRoutes(service), ...eventRoutes(service), ...feedbackRoutes(service), ...exportRoutes(service)];
+  return [...entityRoutes(service), ...flowRoutes(service), ...firehoseRoutes(service), ...statsRoutes(service), ...searchRoutes(service), ...eventRoutes(service), ...feedbackRoutes(service), ...exportRoutes(service), ...alertRoutes(service)];
 }
