@@ -16,8 +16,8 @@ export interface EventsApi {
   /** Events matching the query (GET /events parameters or a POST /events body), by ID order. */
   list(principal: Principal, query: Record<string, unknown>): ResultAsync<Record<string, unknown>[], LeadrouteError>;
   get(principal: Principal, id: string): ResultAsync<EventRecord, LeadrouteError>;
-  /** Deletes events and leads past their 90-day retention; what was deleted. */
-  purgeExpired(): ResultAsync<{ events: number; leads: number }, LeadrouteError>;
+  /** Deletes events, leads and their search entries past the 90-day retention; what was deleted. */
+  purgeExpired(): ResultAsync<{ events: number; leads: number; searchEntries: number }, LeadrouteError>;
 }
 
 /** The API view of a stored event. */
@@ -79,7 +79,10 @@ export function createEventsApi(deps: { storage: Storage; clock: Clock }): Event
     },
     purgeExpired() {
       const before = isoTime(clock.now());
-      return storage.events.purgeExpired(before).andThen((events) => storage.leads.purgeExpired(before).map((leads) => ({ events, leads })));
+      return storage.events
+        .purgeExpired(before)
+        .andThen((events) => storage.leads.purgeExpired(before).map((leads) => ({ events, leads })))
+        .andThen((done) => storage.search.purgeExpired(before).map((searchEntries) => ({ ...done, searchEntries })));
     },
   };
 }
