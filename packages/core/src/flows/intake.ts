@@ -10,7 +10,7 @@ import { isRecord } from '../validation';
 import { capsFull, releaseCaps, reserveCaps } from './caps';
 import type { CompiledSource } from './compile';
 import { type IntakeDeps, type LeadRun, timings } from './context';
-import { runFilter, runRecipient, type StepResult } from './step';
+import { logStep, runFilter, runRecipient, type StepResult } from './step';
 import type { PingLimit } from './types';
 import { limitWindow } from './windows';
 
@@ -152,8 +152,9 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
           const event = sourceEvent(run, sourceEventId, { type: 'source', outcome, reason, steps, price, ...(options.request ? { request: options.request } : {}), extra });
           return deps.recorder
             .record(event)
-            .andThen(() =>
-              deps.storage.leads.insert({
+            .andThen(() => {
+              logStep(run, event);
+              return deps.storage.leads.insert({
                 id: run.leadId,
                 account_id: run.account.id,
                 flow_id: run.flow.id,
@@ -166,8 +167,8 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
                 latest_event_id: event.id,
                 returned_at: null,
                 expires_at: event.expires_at,
-              }),
-            )
+              });
+            })
             .map((): IntakeResult => ({ outcome: outcome === 'success' ? 'success' : 'failure', ...(reason ? { reason } : {}), lead: { id: run.leadId }, price }));
         };
         const rejected = rejection(run, source);
@@ -198,7 +199,10 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
             ...(options.request ? { request: options.request } : {}),
             extra: { ping_limit_reached: limited, flow_ping_limits: flowLimits, source_ping_limits: sourceLimits },
           });
-          return deps.recorder.record(event).map((): IntakeResult => ({ outcome: outcome === 'success' ? 'success' : 'failure', ...(reason ? { reason } : {}), lead: { id: run.leadId }, price }));
+          return deps.recorder.record(event).map((): IntakeResult => {
+            logStep(run, event);
+            return { outcome: outcome === 'success' ? 'success' : 'failure', ...(reason ? { reason } : {}), lead: { id: run.leadId }, price };
+          });
         };
         return checkPingLimits(deps, [...flowLimits, ...sourceLimits], run.submittedAt).andThen((limited) => {
           if (limited) return answer('failure', 'Ping limit reached.', 0, true);

@@ -21,6 +21,17 @@ export interface StepResult {
 const DEFAULT_TIMEOUT_MS = 10_000;
 const TIMEOUT_GRACE_MS = 100;
 
+/**
+ * One structured log line per step: IDs, outcome and timings only. Reasons can
+ * quote lead values and vars hold the lead, so neither is logged at info level.
+ */
+export function logStep(run: LeadRun, event: StoredEvent): void {
+  run.deps.logger.info(
+    { lead_id: run.leadId, flow_id: run.flow.id, event_id: event.id, step_id: event.step_id ?? null, type: event.type, outcome: event.outcome, ms: event.ms, wait_ms: event.wait_ms },
+    'lead step',
+  );
+}
+
 function baseEvent(run: LeadRun, id: string, start: number) {
   return {
     id,
@@ -110,7 +121,10 @@ export function runFilter(run: LeadRun, compiled: CompiledStep): ResultAsync<Ste
     cap_reached: false,
     ...(compiled.step.rule_set ? { rule_set: compiled.step.rule_set } : {}),
   };
-  return run.deps.recorder.record(event).map(() => (matched ? { event, stop: reason } : { event }));
+  return run.deps.recorder.record(event).map(() => {
+    logStep(run, event);
+    return matched ? { event, stop: reason } : { event };
+  });
 }
 
 /**
@@ -159,7 +173,10 @@ export function runRecipient(run: LeadRun, compiled: CompiledStep): ResultAsync<
       ...(o.result?.reference ? { reference: o.result.reference } : {}),
       ...o.result?.appended,
     };
-    return deps.recorder.record(event).map((): StepResult => ({ event }));
+    return deps.recorder.record(event).map((): StepResult => {
+      logStep(run, event);
+      return { event };
+    });
   };
 
   return ResultAsync.fromPromise(deps.entityName(run.account.id, step.entity_id), (e) => errors.storageFailure('Cannot read the recipient entity.', e))
