@@ -5,7 +5,8 @@ import { createFixture, type Fixture } from '../support/fixture';
 import { type Binding, startBinding } from '../support/servers';
 
 // Invariants under hundreds of simultaneous requests: caps and ping limits are
-// never exceeded, IDs never collide, and every accepted lead has all its events.
+// never exceeded, a lead is returned at most once, IDs never collide, and every
+// accepted lead has all its events.
 describe('concurrency over real sockets', () => {
   let binding: Binding;
   let f: Fixture;
@@ -45,6 +46,15 @@ describe('concurrency over real sockets', () => {
     expect(events.filter((e) => e.type === 'recipient' && e.outcome === 'success')).toHaveLength(50);
     expect(events.filter((e) => e.type === 'recipient' && e.outcome === 'skip')).toHaveLength(250);
     for (const id of leadIds) expect(events.filter((e) => e.lead_id === id).map((e) => e.type).sort()).toEqual(['recipient', 'source']);
+  }, 60_000);
+
+  it('returns a lead at most once, whatever number of returns arrive together', async () => {
+    const flowId = await flow({ name: 'Return race', steps: [{ type: 'recipient', entity_id: buyerId, module_id: buyer.id, feedback: { enabled: true } }] });
+    const lead = (await call(binding.url, { path: `/flows/${flowId}/sources/${vendorId}/submit`, json: { first_name: 'Ret' } })).body.lead.id as string;
+    const delivery = (await call(binding.url, { path: '/events', key: f.keys.demo, json: { rules: [{ lhv: 'lead_id', op: 'is equal to', rhv: lead }], type: ['recipient'] } })).body[0].id as string;
+    const answers = await Promise.all(Array.from({ length: 200 }, () => call(binding.url, { path: `/feedback?event_id=${delivery}`, json: { type: 'return', reason: 'duplicate' } })));
+    expect(answers.every((a) => a.status === 201)).toBe(true);
+    expect(answers.filter((a) => a.body.outcome === 'success')).toHaveLength(1);
   }, 60_000);
 
   it('never answers more successful pings than a ping limit allows', async () => {
