@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Bench, BenchRow } from './harness';
@@ -14,6 +15,17 @@ const files = readdirSync(dir)
 if (files.length === 0) {
   console.error(`No benchmark matches ${wanted.join(', ')}.`);
   process.exitCode = 1;
+}
+
+// Several files: each runs in a process of its own, so one benchmark's heap (RSS
+// never shrinks back) cannot count against the next one's memory figures.
+if (files.length > 1) {
+  for (const file of files) {
+    const name = file.replace(/\.bench\.ts$/, '');
+    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name], { stdio: 'inherit' });
+    if (child.status !== 0) process.exitCode = child.status ?? 1;
+  }
+  process.exit();
 }
 
 const rows: BenchRow[] = [];
