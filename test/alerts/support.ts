@@ -1,6 +1,6 @@
 import type { AlertActivityEntry, RollupRow } from '@leadroute/core';
 import { memoryOutbox } from '@leadroute/memory';
-import { createTestService, manualClock, type TestService } from '@leadroute/testkit';
+import { aRollupRow, createTestService, manualClock, type TestService } from '@leadroute/testkit';
 
 export const HOUR = 3_600_000;
 /** A Thursday afternoon in New York, far from DST changes: the window is the 14:00Z cell, the baseline the week before it. */
@@ -38,23 +38,7 @@ export async function scenario(options: { start?: string } = {}): Promise<Scenar
   )._unsafeUnwrap();
   const accountId = t.principal.account.id;
   const hourAt = (hoursAgo: number) => new Date(Math.floor(t.clock.now() / HOUR) * HOUR - hoursAgo * HOUR).toISOString();
-  const cell = (hour: string, c: Partial<RollupRow>): RollupRow => ({
-    account_id: accountId,
-    hour,
-    flow_id: flow.id,
-    source_id: sourceId,
-    recipient_id: '',
-    step_id: '',
-    kind: 'source',
-    outcome: 'success',
-    category: '',
-    stage: '',
-    count: 1,
-    cost: 0,
-    revenue: 0,
-    purchase_price: 0,
-    ...c,
-  });
+  const cell = (hour: string, c: Partial<RollupRow>): RollupRow => aRollupRow(accountId, { hour, flow_id: flow.id, source_id: sourceId, ...c });
   const s: Scenario = {
     ...t,
     flowId: flow.id,

@@ -54,7 +54,7 @@ export function anAlias(accountId: string, entityId: string, overrides: Partial<
   return { id: freshId(), entity_id: entityId, entity_alias: 'Our buyer', account_id: accountId, created_at: at(), updated_at: at(), ...overrides };
 }
 
-import type { CredentialRecord, FlowRecord, LeadRecord, StoredEvent } from '@leadroute/core';
+import type { CredentialRecord, FlowRecord, LeadRecord, RollupRow, StoredEvent } from '@leadroute/core';
 
 export function aFlow(accountId: string, overrides: Partial<FlowRecord> = {}): FlowRecord {
   return {
@@ -127,4 +127,25 @@ export function anEvent(accountId: string, overrides: Partial<StoredEvent> = {})
 
 export function aCredential(accountId: string, overrides: Partial<CredentialRecord> = {}): CredentialRecord {
   return { id: freshId(), account_id: accountId, name: 'Buyer login', type: 'user', package: null, username: 'u', password: 'secret', created_at: at(), updated_at: at(), ...overrides };
+}
+
+/** A rollup row counting one successful source event; override any cell dimension or sum. */
+export function aRollupRow(accountId: string, overrides: Partial<RollupRow> = {}): RollupRow {
+  return {
+    account_id: accountId,
+    hour: '2026-03-08T07:00:00.000Z',
+    flow_id: 'f'.repeat(24),
+    source_id: 'a'.repeat(24),
+    recipient_id: '',
+    step_id: '',
+    kind: 'source',
+    outcome: 'success',
+    category: '',
+    stage: '',
+    count: 1,
+    cost: 0,
+    revenue: 0,
+    purchase_price: 0,
+    ...overrides,
+  };
 }

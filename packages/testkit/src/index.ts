@@ -1,4 +1,4 @@
-export { aCredential, aFlow, aLead, anAccount, anAlias, anApiKey, anEntity, anEvent, freshId } from './fixtures';
+export { aCredential, aFlow, aLead, anAccount, anAlias, anApiKey, anEntity, anEvent, aRollupRow, freshId } from './fixtures';
 export { failingCases, type RawReader, runSuites, type Suite, type SuiteCase, type StorageHarness } from './harness';
 export { accountStoreSuite } from './suites/accounts';
 export { aliasStoreSuite } from './suites/aliases';

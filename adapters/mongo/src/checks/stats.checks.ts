@@ -1,6 +1,6 @@
 import { parseSearchText, type RollupRow, type SearchDocument, type SearchIndexQuery, type SearchSortField } from '@leadroute/core';
 import { memoryStorage } from '@leadroute/memory';
-import { aSearchDocument, freshId } from '@leadroute/testkit';
+import { aRollupRow, aSearchDocument, freshId } from '@leadroute/testkit';
 import { describe, expect, it } from 'vitest';
 import { aggregate, deleteMany, find, findOneAndUpdate, replaceOne, upsertOne } from '../mingo.test-helper';
 import {
@@ -19,23 +19,7 @@ import { type RollupDoc, type SearchDoc, type SequenceDoc, toRollupRow } from '.
 import { searchDocument, toSearchDocument } from '../search-document';
 import type { Checks } from './checks';
 
-const row = (over: Partial<RollupRow>): RollupRow => ({
-  account_id: 'a'.repeat(24),
-  hour: '2026-03-08T07:00:00.000Z',
-  flow_id: 'f'.repeat(24),
-  source_id: 's'.repeat(24),
-  recipient_id: '',
-  step_id: '',
-  kind: 'source',
-  outcome: 'success',
-  category: '',
-  stage: '',
-  count: 1,
-  cost: 0,
-  revenue: 0,
-  purchase_price: 0,
-  ...over,
-});
+const row = (over: Partial<RollupRow>): RollupRow => aRollupRow('a'.repeat(24), { source_id: 's'.repeat(24), ...over });
 
 /** What the store's `add` sends: one `$inc` upsert per row. */
 const add = (docs: RollupDoc[], rows: readonly RollupRow[]) => {

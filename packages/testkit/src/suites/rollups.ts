@@ -1,27 +1,9 @@
 import type { RollupRow } from '@leadroute/core';
 import { expect } from 'vitest';
-import { anAccount, freshId } from '../fixtures';
+import { anAccount, aRollupRow, freshId } from '../fixtures';
 import type { Suite } from '../harness';
 
-function aRow(accountId: string, overrides: Partial<RollupRow> = {}): RollupRow {
-  return {
-    account_id: accountId,
-    hour: '2026-03-08T07:00:00.000Z',
-    flow_id: 'f'.repeat(24),
-    source_id: 'a'.repeat(24),
-    recipient_id: '',
-    step_id: '',
-    kind: 'source',
-    outcome: 'success',
-    category: '',
-    stage: '',
-    count: 1,
-    cost: 0,
-    revenue: 0,
-    purchase_price: 2.5,
-    ...overrides,
-  };
-}
+const aRow = (accountId: string, overrides: Partial<RollupRow> = {}): RollupRow => aRollupRow(accountId, { purchase_price: 2.5, ...overrides });
 
 /** RollupStore: counters per cell, summed atomically. */
 export const rollupStoreSuite: Suite = {
