@@ -10,7 +10,8 @@ export async function startExample(env: Record<string, string>, script = 'exampl
   child.stdout?.setEncoding('utf8');
   child.stdout?.on('data', (chunk: string) => (out += chunk));
   const deadline = Date.now() + 30_000;
-  while (!/listening on (\S+)/.test(out)) {
+  // Every example ends its banner with a curl line to try; wait for the whole banner.
+  while (!/listening on (\S+)[\s\S]*curl [^\n]*\n/.test(out)) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`example did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 100));
   }
