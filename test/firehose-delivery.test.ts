@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { BlobServiceClient } from '@azure/storage-blob';
 import { azureBlobStorage } from '@leadroute/azure-blob';
-import { type CloudStorageDriver, type CloudStorageDrivers, type CloudService, type StoredEvent, toEventRecord } from '@leadroute/core';
+import { type CloudStorageDrivers, type StoredEvent, toEventRecord } from '@leadroute/core';
 import { s3Storage } from '@leadroute/s3';
-import { aCredential, createTestService, type TestService } from '@leadroute/testkit';
+import { aCredential, countingDriver, createTestService, type TestService } from '@leadroute/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AzuriteHandle, startAzurite } from '../adapters/azure-blob/src/azurite.test-helper';
 import { type S3rverHandle, startS3rver } from '../adapters/s3/src/s3rver.test-helper';
@@ -44,21 +44,6 @@ async function blobs(connectionString: string, prefix: string): Promise<Map<stri
   return objects;
 }
 
-/** Counts every object a driver really wrote, by key, to prove nothing is written twice. */
-function counting<S extends CloudService>(inner: CloudStorageDriver<S>) {
-  const writes = new Map<string, number>();
-  const add = (key: string) => writes.set(key, (writes.get(key) ?? 0) + 1);
-  const driver: CloudStorageDriver<S> = {
-    ...inner,
-    putObject: (l, key, body, o) => inner.putObject(l, key, body, o).map((r) => (r.written && add(key), r)),
-    putObjects: (l, objects, o) =>
-      inner.putObjects(l, objects, o).map((rs) => {
-        for (const r of rs) if (r.ok && r.written) add(r.key);
-        return rs;
-      }),
-  };
-  return { driver, writes };
-}
 
 interface Setup {
   readonly t: TestService;
@@ -131,7 +116,7 @@ describe('firehose delivery of flow events to S3 (s3rver)', () => {
 
   it('spools events while S3 is down and delivers each exactly once after recovery', async () => {
     const inner = s3Storage({ endpoint: s3.endpoint, forcePathStyle: true, maxAttempts: 1, clientConfig });
-    const { driver, writes } = counting(inner);
+    const { driver, writes } = countingDriver(inner);
     const s = await setup({ aws: driver });
     const credential = aCredential(s.t.principal.account.id, { type: 'AWS', username: KEY.id, password: KEY.secret });
     await s.t.storage.credentials.insert(credential);
@@ -239,7 +224,7 @@ describe('firehose delivery of flow events to Azure Blob (azurite)', () => {
   afterAll(async () => azurite?.dispose());
 
   it('delivers with an inline connection string that never shows in events or flows, through an outage, exactly once', async () => {
-    const { driver, writes } = counting(azureBlobStorage({ maxTries: 1, tryTimeoutMs: 5000 }));
+    const { driver, writes } = countingDriver(azureBlobStorage({ maxTries: 1, tryTimeoutMs: 5000 }));
     const s = await setup({ azure: driver });
     const connectionString = azurite.connectionString();
     const flowId = await s.flow({ enabled: true, services: { azure: { enabled: true, bucket: CONTAINER, connection_string: connectionString, prefix: 'inline' } } });

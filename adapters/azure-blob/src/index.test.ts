@@ -1,7 +1,7 @@
+import { countingDriver } from '@leadroute/testkit';
 import { BlobServiceClient } from '@azure/storage-blob';
 import {
   type AzureLocation,
-  type CloudStorageDriver,
   createFirehoseDelivery,
   errors,
   validateFirehose,
@@ -105,20 +105,6 @@ describe('GET /firehose (azure) against azurite', () => {
   });
 });
 
-function counting(inner: CloudStorageDriver<'azure'>) {
-  const writes = new Map<string, number>();
-  const add = (key: string) => writes.set(key, (writes.get(key) ?? 0) + 1);
-  const wrapped: CloudStorageDriver<'azure'> = {
-    ...inner,
-    putObject: (l, key, body, o) => inner.putObject(l, key, body, o).map((r) => (r.written && add(key), r)),
-    putObjects: (l, objects, o) =>
-      inner.putObjects(l, objects, o).map((rs) => {
-        for (const r of rs) if (r.ok && r.written) add(r.key);
-        return rs;
-      }),
-  };
-  return { wrapped, writes };
-}
 
 describe('firehose delivery to azurite', () => {
   it('delivers events, spools them through an outage and delivers each exactly once after recovery', async () => {
@@ -127,7 +113,7 @@ describe('firehose delivery to azurite', () => {
     try {
       const connectionString = persistent.connectionString();
       await BlobServiceClient.fromConnectionString(connectionString).getContainerClient(CONTAINER).create();
-      const { wrapped, writes } = counting(driver);
+      const { driver: wrapped, writes } = countingDriver(driver);
       const spool = memorySpool();
       let now = NOW;
       const delivery = createFirehoseDelivery({

@@ -1,8 +1,8 @@
+import { countingDriver } from '@leadroute/testkit';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import {
   type AwsLocation,
   type CloudCredential,
-  type CloudStorageDriver,
   createFirehoseDelivery,
   errors,
   validateFirehose,
@@ -130,27 +130,13 @@ describe('GET /firehose (aws) against s3rver', () => {
 });
 
 /** Counts the objects each key really received, to prove nothing is written twice. */
-function counting(inner: CloudStorageDriver<'aws'>) {
-  const writes = new Map<string, number>();
-  const add = (key: string) => writes.set(key, (writes.get(key) ?? 0) + 1);
-  const wrapped: CloudStorageDriver<'aws'> = {
-    ...inner,
-    putObject: (l, key, body, o) => inner.putObject(l, key, body, o).map((r) => (add(key), r)),
-    putObjects: (l, objects, o) =>
-      inner.putObjects(l, objects, o).map((rs) => {
-        for (const r of rs) if (r.ok) add(r.key);
-        return rs;
-      }),
-  };
-  return { wrapped, writes };
-}
 
 describe('firehose delivery to s3rver', () => {
   it('delivers events, spools them through an outage and delivers each exactly once after recovery', async () => {
     const credentials: Record<string, CloudCredential> = {
       cred1: { service: 'aws', accessKeyId: KEY.id, secretAccessKey: KEY.secret },
     };
-    const { wrapped, writes } = counting(driver);
+    const { driver: wrapped, writes } = countingDriver(driver);
     const spool = memorySpool();
     let now = NOW;
     const delivery = createFirehoseDelivery({

@@ -48,3 +48,4 @@ export const storageSuites: readonly Suite[] = [
 ];
 export { createTestService, type ManualClock, manualClock, type TestService } from './flows';
 export { spoolSuite } from './spool-suite';
+export { countingDriver } from './cloud';
