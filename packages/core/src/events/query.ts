@@ -3,7 +3,6 @@ import { err, ok, type Result } from 'neverthrow';
 import type { Issue } from '../errors';
 import { type Id, isId } from '../ids';
 import { type RuleElement, validateRules } from '../rules';
-import { isRecord } from '../validation';
 
 /** A parsed events query (GET /events parameters or a POST /events body). */
 export interface EventQuery {
@@ -124,5 +123,3 @@ export function queryObject(params: URLSearchParams): Record<string, unknown> {
   return out;
 }
 
-/** Whether a value is a query body object. */
-export const isQueryBody = isRecord;

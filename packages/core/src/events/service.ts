@@ -6,7 +6,6 @@ import type { Clock } from '../ports/clock';
 import type { Storage } from '../ports/storage';
 import { type CompiledRuleSet, compileRules } from '../rules';
 import { isoTime } from '../time';
-import { isRecord } from '../validation';
 import { project } from './project';
 import { type EventQuery, parseEventQuery } from './query';
 import type { EventRecord, StoredEvent } from './types';
@@ -87,4 +86,3 @@ export function createEventsApi(deps: { storage: Storage; clock: Clock }): Event
   };
 }
 
-export { isRecord as isEventQueryBody };

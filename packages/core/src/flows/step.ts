@@ -1,4 +1,4 @@
-import { errAsync, okAsync, ResultAsync } from 'neverthrow';
+import { okAsync, ResultAsync } from 'neverthrow';
 import { errors, type LeadrouteError } from '../errors';
 import type { EventCredential, Outcome, StoredEvent } from '../events/types';
 import { EVENT_RETENTION_MS, EVENT_SCHEMA_VERSION, HANDLER_VERSION } from '../events/types';
@@ -217,9 +217,4 @@ export function runRecipient(run: LeadRun, compiled: CompiledStep): ResultAsync<
         });
       });
     });
-}
-
-/** Refuses a step kind the handler does not know (a programmer error in validation). */
-export function unknownStep(kind: string): ResultAsync<never, LeadrouteError> {
-  return errAsync(errors.badRequest(`Unknown step type ${kind}.`));
 }
