@@ -23,7 +23,13 @@ describe('the testkit can fail', () => {
     const { tables } = broken;
     const leaky = {
       ...broken,
-      entities: { ...broken.entities, get: (id: string) => okAsync(tables.entities.get(id)), update: () => okAsync(undefined) },
+      entities: {
+        ...broken.entities,
+        // Keeps the caller's own object and hands it out: neither copied nor frozen.
+        insert: (entity: Parameters<typeof broken.entities.insert>[0]) => (tables.entities.set(entity.id, entity), okAsync(undefined)),
+        get: (id: string) => okAsync(tables.entities.get(id)),
+        update: () => okAsync(undefined),
+      },
       aliases: { ...broken.aliases, listByAccount: () => okAsync([...tables.aliases.values()]), remove: () => okAsync(true) },
       accounts: { ...broken.accounts, insert: () => errAsync({ type: 'StorageFailure' as const, message: 'down' }) },
     };
@@ -32,7 +38,8 @@ describe('the testkit can fail', () => {
       expect.arrayContaining([
         'AccountStore: stores an account and reads it back exactly',
         'EntityStore: update replaces the stored entity',
-        'EntityStore: hands out copies: changing a returned entity changes nothing stored',
+        'EntityStore: hands out copies or frozen values: changing a returned entity changes nothing stored',
+        'EntityStore: keeps its own copy: changing an inserted entity afterwards changes nothing stored',
         "AliasStore: lists only the account's aliases, oldest first",
         'AliasStore: remove deletes the alias and reports whether it existed',
       ]),

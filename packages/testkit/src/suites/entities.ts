@@ -63,13 +63,33 @@ export const entityStoreSuite: Suite = {
       },
     },
     {
-      name: 'hands out copies: changing a returned entity changes nothing stored',
+      // A store may hand out copies or frozen values (a write to one throws); either way nothing stored changes.
+      name: 'hands out copies or frozen values: changing a returned entity changes nothing stored',
       async run({ storage }) {
         const entity = anEntity(anAccount().id);
+        const before = structuredClone(entity);
         await storage.entities.insert(entity);
         const got = (await storage.entities.get(entity.id))._unsafeUnwrap() as unknown as { name: string; flow_ids: string[] };
-        got.name = 'Mutated';
-        got.flow_ids.push(freshId());
+        const attempt = (change: () => void) => {
+          try {
+            change();
+          } catch (e) {
+            expect(e).toBeInstanceOf(TypeError);
+          }
+        };
+        attempt(() => (got.name = 'Mutated'));
+        attempt(() => got.flow_ids.push(freshId()));
+        expect((await storage.entities.get(entity.id))._unsafeUnwrap()).toEqual(before);
+      },
+    },
+    {
+      name: 'keeps its own copy: changing an inserted entity afterwards changes nothing stored',
+      async run({ storage }) {
+        const entity = anEntity(anAccount().id);
+        const mine = structuredClone(entity) as unknown as { name: string; flow_ids: string[] };
+        await storage.entities.insert(mine as unknown as typeof entity);
+        mine.name = 'Mutated';
+        mine.flow_ids.push(freshId());
         expect((await storage.entities.get(entity.id))._unsafeUnwrap()).toEqual(entity);
       },
     },
