@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { countMembers, intersect, union } from './postings';
+
+// Each helper has a merge path and a binary-search path for lists of very different lengths; all must agree with Sets.
+const every = (step: number, size: number, offset = 0) => Array.from({ length: size }, (_, i) => offset + i * step);
+
+describe('posting lists', () => {
+  const cases = [
+    ['of a size', every(3, 500), every(2, 700)],
+    ['one much shorter', every(97, 20, 5), every(1, 5000)],
+    ['one much longer', every(1, 5000), every(97, 20, 5)],
+    ['disjoint', every(2, 100), every(2, 100, 1)],
+    ['one empty', [], every(1, 10)],
+  ] as const;
+
+  it.each(cases)('intersect and countMembers agree with a Set when %s', (_name, a, b) => {
+    const inB = new Set(b);
+    const want = a.filter((n) => inB.has(n));
+    expect(intersect(a, b)).toEqual(want);
+    const counts = new Uint16Array(a.length);
+    countMembers(a, b, counts);
+    countMembers(a, b, counts);
+    expect([...counts]).toEqual(a.map((n) => (inB.has(n) ? 2 : 0)));
+  });
+
+  it('union lists each document once, ascending', () => {
+    expect(union([[1, 4, 9], [2, 4, 10], [9]])).toEqual([1, 2, 4, 9, 10]);
+    expect(union([[3, 5]])).toEqual([3, 5]);
+    expect(union([])).toEqual([]);
+  });
+});

@@ -1,0 +1,108 @@
+import type { Postings } from './postings';
+
+/** The rank of a document that has no value for the field (or is forgotten). */
+const NONE = 0xffffffff;
+
+/**
+ * One field's order over the documents numbered below `built`: ascending by the
+ * field's key, then in the order indexed; descending is the exact reverse.
+ */
+export interface SortOrder {
+  /** The documents with a value, in order. */
+  readonly sorted: Uint32Array;
+  /** Each document's position in `sorted`, or {@link NONE}: comparing two documents is comparing two integers. */
+  readonly rank: Uint32Array;
+  /** Documents numbered from here on came after the order was built. */
+  readonly built: number;
+  /** One mark per document for walking the order; all zero between queries. */
+  readonly marks: Uint8Array;
+}
+
+/** A document's sort key: '' when it has no value for the field or is forgotten. */
+export type SortKey = (n: number) => string;
+
+/** Sorts documents `0..count-1` by key once; queries then read ranks, never strings. */
+export function buildOrder(count: number, key: SortKey): SortOrder {
+  const keys: string[] = [];
+  const valued: number[] = [];
+  for (let n = 0; n < count; n++) {
+    const k = key(n);
+    keys.push(k);
+    if (k !== '') valued.push(n);
+  }
+  valued.sort((a, b) => {
+    const x = keys[a] as string;
+    const y = keys[b] as string;
+    return x < y ? -1 : x > y ? 1 : a - b;
+  });
+  const sorted = Uint32Array.from(valued);
+  const rank = new Uint32Array(count).fill(NONE);
+  for (let i = 0; i < sorted.length; i++) rank[sorted[i] as number] = i;
+  return { sorted, rank, built: count, marks: new Uint8Array(count) };
+}
+
+/**
+ * The first `k` of `found[0..split)` (all numbered below `built`) that have a
+ * value, in order. A large match set is found by walking the order and stopping
+ * after `k`; a small one by sorting its ranks, whichever reads fewer entries.
+ */
+function fromOrder(order: SortOrder, found: Postings, split: number, k: number, dir: 'asc' | 'desc'): number[] {
+  const out: number[] = [];
+  if (split === 0 || k <= 0) return out;
+  const { sorted, rank, marks } = order;
+  // A walk meets about split / built matches per step, so reaches k after k * built / split steps.
+  if (split * Math.log2(split + 1) <= (k * order.built) / split) {
+    const ranks = new Uint32Array(split);
+    let m = 0;
+    for (let i = 0; i < split; i++) {
+      const r = rank[found[i] as number] as number;
+      if (r !== NONE) ranks[m++] = r;
+    }
+    const valued = ranks.subarray(0, m).sort();
+    const take = Math.min(k, m);
+    for (let i = 0; i < take; i++) out.push(sorted[valued[dir === 'asc' ? i : m - 1 - i] as number] as number);
+    return out;
+  }
+  for (let i = 0; i < split; i++) marks[found[i] as number] = 1;
+  if (dir === 'asc') {
+    for (let i = 0; i < sorted.length && out.length < k; i++) if (marks[sorted[i] as number] === 1) out.push(sorted[i] as number);
+  } else {
+    for (let i = sorted.length - 1; i >= 0 && out.length < k; i--) if (marks[sorted[i] as number] === 1) out.push(sorted[i] as number);
+  }
+  for (let i = 0; i < split; i++) marks[found[i] as number] = 0;
+  return out;
+}
+
+/**
+ * The first `k` of the ascending match list `found` in the field's order, those
+ * without a value last (in the order indexed; reversed for desc). Documents
+ * indexed after the order was built are few (the caller rebuilds it after a
+ * while) and are sorted by key and merged in.
+ */
+export function firstInOrder(order: SortOrder, found: Postings, k: number, dir: 'asc' | 'desc', key: SortKey): number[] {
+  const cmp = (a: number, b: number): number => {
+    const x = key(a);
+    const y = key(b);
+    return x < y ? -1 : x > y ? 1 : a - b;
+  };
+  const directed = dir === 'asc' ? cmp : (a: number, b: number) => cmp(b, a);
+  let split = found.length;
+  while (split > 0 && (found[split - 1] as number) >= order.built) split--;
+  const base = fromOrder(order, found, split, k, dir);
+  const tail: number[] = [];
+  for (let i = split; i < found.length; i++) if (key(found[i] as number) !== '') tail.push(found[i] as number);
+  tail.sort(directed);
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (out.length < k && (i < base.length || j < tail.length)) {
+    if (j === tail.length || (i < base.length && directed(base[i] as number, tail[j] as number) < 0)) out.push(base[i++] as number);
+    else out.push(tail[j++] as number);
+  }
+  if (dir === 'asc') {
+    for (let x = 0; x < found.length && out.length < k; x++) if (key(found[x] as number) === '') out.push(found[x] as number);
+  } else {
+    for (let x = found.length - 1; x >= 0 && out.length < k; x--) if (key(found[x] as number) === '') out.push(found[x] as number);
+  }
+  return out;
+}
