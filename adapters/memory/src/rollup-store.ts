@@ -1,55 +1,131 @@
-import type { RollupCell, RollupRow, RollupStore } from '@leadroute/core';
+import type { RollupCell, RollupKind, RollupRow, RollupStore } from '@leadroute/core';
 import { okAsync } from 'neverthrow';
 
-const cellKey = (c: RollupCell): string =>
-  [c.account_id, c.hour, c.flow_id, c.source_id, c.recipient_id, c.step_id, c.kind, c.outcome, c.category, c.stage].join('\u0000');
+/** The cells of one account's hour: rows in creation order, and where each cell's row is. */
+interface HourCells {
+  readonly hour: string;
+  readonly rows: RollupRow[];
+  /** Cell key (without account and hour) → index in `rows`. */
+  readonly index: Map<string, number>;
+}
+
+/** One account's cells by hour. */
+export interface AccountCells {
+  readonly byHour: Map<string, HourCells>;
+  /** The same hours sorted (ISO hours sort as the instants do): range queries binary-search it. */
+  readonly sorted: HourCells[];
+}
 
 /**
- * Rollup cells per account, keyed by cell. A cell is never changed in place: `add`
+ * Rollup cells per account, then per hour. A cell is never changed in place: `add`
  * replaces it with a new frozen row, so `query` can hand out the stored rows
  * themselves (a caller cannot change them) instead of copying millions of them for
- * a detector pass.
+ * a detector pass. A query reads only the hours of its range: statistics of a day
+ * touch that day's cells, not the account's 90 days of them.
  */
-export type RollupTable = Map<string, Map<string, RollupRow>>;
+export type RollupTable = Map<string, AccountCells>;
+
+const cellKey = (c: RollupCell): string => [c.flow_id, c.source_id, c.recipient_id, c.step_id, c.kind, c.outcome, c.category, c.stage].join('\u0000');
+
+/** The first index of `sorted` whose hour is not before `hour`. */
+function lowerBound(sorted: readonly HourCells[], hour: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as HourCells).hour < hour) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function hourCells(account: AccountCells, hour: string): HourCells {
+  let cells = account.byHour.get(hour);
+  if (cells) return cells;
+  cells = { hour, rows: [], index: new Map() };
+  account.byHour.set(hour, cells);
+  // Hours mostly arrive in order: appending is the common case.
+  const last = account.sorted[account.sorted.length - 1];
+  if (!last || last.hour < hour) account.sorted.push(cells);
+  else account.sorted.splice(lowerBound(account.sorted, hour), 0, cells);
+  return cells;
+}
 
 export function rollupStore(cells: RollupTable): RollupStore {
+  // One string per distinct ID, hour and label, shared by every row that holds it: each
+  // row would otherwise keep its own copies (a million cells hold only a few hundred
+  // distinct values), which is memory to keep and for the collector to mark, and
+  // readers comparing or hashing them touch one hot string instead of one per row.
+  const strings = new Map<string, string>();
+  const intern = (s: string): string => {
+    const known = strings.get(s);
+    if (known !== undefined) return known;
+    strings.set(s, s);
+    return s;
+  };
+  const stored = (row: RollupRow): RollupRow =>
+    Object.freeze({
+      account_id: intern(row.account_id),
+      hour: intern(row.hour),
+      flow_id: intern(row.flow_id),
+      source_id: intern(row.source_id),
+      recipient_id: intern(row.recipient_id),
+      step_id: intern(row.step_id),
+      kind: intern(row.kind) as RollupKind,
+      outcome: intern(row.outcome),
+      category: intern(row.category),
+      stage: intern(row.stage),
+      count: row.count,
+      cost: row.cost,
+      revenue: row.revenue,
+      purchase_price: row.purchase_price,
+    });
   return {
     add(rows) {
       for (const row of rows) {
         let account = cells.get(row.account_id);
-        if (!account) cells.set(row.account_id, (account = new Map()));
+        if (!account) cells.set(row.account_id, (account = { byHour: new Map(), sorted: [] }));
+        const hour = hourCells(account, intern(row.hour));
         const key = cellKey(row);
-        const prior = account.get(key);
-        account.set(
-          key,
-          Object.freeze(
-            prior
-              ? { ...prior, count: prior.count + row.count, cost: prior.cost + row.cost, revenue: prior.revenue + row.revenue, purchase_price: prior.purchase_price + row.purchase_price }
-              : { ...row },
-          ),
-        );
+        const at = hour.index.get(key);
+        const prior = at === undefined ? undefined : hour.rows[at];
+        if (at === undefined || !prior) {
+          hour.index.set(key, hour.rows.length);
+          hour.rows.push(stored(row));
+        } else {
+          hour.rows[at] = Object.freeze({
+            ...prior,
+            count: prior.count + row.count,
+            cost: prior.cost + row.cost,
+            revenue: prior.revenue + row.revenue,
+            purchase_price: prior.purchase_price + row.purchase_price,
+          });
+        }
       }
       return okAsync(undefined);
     },
     query(q) {
       const out: RollupRow[] = [];
-      for (const row of cells.get(q.account_id)?.values() ?? []) {
-        if (row.hour < q.from || row.hour >= q.to) continue;
-        if (q.kinds && !q.kinds.includes(row.kind)) continue;
-        if (q.flow_id && row.flow_id !== q.flow_id) continue;
-        out.push(row);
+      const account = cells.get(q.account_id);
+      if (!account) return okAsync(out);
+      const kinds: ReadonlySet<RollupKind> | undefined = q.kinds ? new Set(q.kinds) : undefined;
+      const { sorted } = account;
+      for (let i = lowerBound(sorted, q.from); i < sorted.length; i++) {
+        const hour = sorted[i] as HourCells;
+        if (hour.hour >= q.to) break;
+        for (const row of hour.rows) {
+          if (kinds && !kinds.has(row.kind)) continue;
+          if (q.flow_id && row.flow_id !== q.flow_id) continue;
+          out.push(row);
+        }
       }
       return okAsync(out);
     },
     activeAccounts(from, to) {
       const active: string[] = [];
-      for (const [account, rows] of cells) {
-        for (const row of rows.values()) {
-          if (row.hour >= from && row.hour < to) {
-            active.push(account);
-            break;
-          }
-        }
+      for (const [id, account] of cells) {
+        const first = account.sorted[lowerBound(account.sorted, from)];
+        if (first && first.hour < to) active.push(id);
       }
       return okAsync(active);
     },

@@ -14,14 +14,26 @@ const CATEGORY_TYPE: Readonly<Record<string, RateType>> = {
   'certificate-failure': 'tf-failures',
 };
 
+/**
+ * Per-hour counts are plain arrays, not Float64Arrays: a pass makes a few per unit
+ * for every account, and typed arrays live outside the heap, where allocating tens
+ * of megabytes of them a pass makes V8 run a full collection of the whole heap
+ * (millions of rollup cells in memory) every pass. Zero-filled arrays hold the same
+ * doubles.
+ */
+export type HourCounts = number[];
+
+/** `n` zeros. */
+export const zeros = (n: number): HourCounts => new Array<number>(n).fill(0);
+
 /** Counts of one recipient or source entity, per hour of the span. */
 export interface UnitCounts {
   /** All its events (recipient steps, or the source's leads), per hour. */
-  readonly total: Float64Array;
+  readonly total: HourCounts;
   /** Events each rate type counts as hits, per slot then hour (`slot * hours + hour`). */
-  readonly hits: Float64Array;
+  readonly hits: HourCounts;
   /** Hits by `slot|label` (flow:, kind:, outcome:, recipient:) per hour: what labels an alert. Only units with hits have it. */
-  labels?: Map<string, Float64Array>;
+  labels?: Map<string, HourCounts>;
 }
 
 /** An account's source and recipient cells folded into per-hour arrays: what every detector reads. */
@@ -32,26 +44,26 @@ export interface Aggregate {
   readonly recipients: Map<string, UnitCounts>;
   readonly sources: Map<string, UnitCounts>;
   /** Source events per flow, per hour (no-leads). */
-  readonly flows: Map<string, Float64Array>;
+  readonly flows: Map<string, HourCounts>;
 }
 
 /**
  * Folds the rows into per-hour arrays in one pass, with as little per row as
- * possible (a pass reads about a week of cells per account); weights for windows
- * are applied per hour afterwards. Labels (which flow, kind, outcome, recipient
- * the hits were) are kept only from hour `labelsFrom` on: no window reaches
- * further back. `covered(type)` says which category types are
- * enabled: a rejection one of them counts is left out of recipient-failure,
- * recipient-skip and source-rejects, so one cause raises one alert.
+ * possible (a pass reads about a week of cells per account): the unit of the
+ * previous row is reused while rows name the same entity (they come grouped), and
+ * which category types are enabled is settled once, not per row. Weights for
+ * windows are applied per hour afterwards. Labels (which flow, kind, outcome,
+ * recipient the hits were) are kept only from hour `labelsFrom` on: no window
+ * reaches further back. `covered(type)` says which category types are enabled: a
+ * rejection one of them counts is left out of recipient-failure, recipient-skip
+ * and source-rejects, so one cause raises one alert.
  */
 export function aggregate(rows: readonly RollupRow[], from: number, hours: number, covered: (type: RateType) => boolean, labelsFrom = 0): Aggregate {
   const agg: Aggregate = { from, hours, recipients: new Map(), sources: new Map(), flows: new Map() };
-  const hourIndex = new Map<string, number>();
-  const unit = (map: Map<string, UnitCounts>, id: string): UnitCounts => {
-    let u = map.get(id);
-    if (!u) map.set(id, (u = { total: new Float64Array(hours), hits: new Float64Array(RATE_TYPES.length * hours) }));
-    return u;
-  };
+  // The slot of each category whose type is enabled; categories of disabled types count as plain rejections.
+  const coveredSlot = new Map<string, number>();
+  for (const [category, type] of Object.entries(CATEGORY_TYPE)) if (covered(type)) coveredSlot.set(category, SLOT[type]);
+  const newUnit = (): UnitCounts => ({ total: zeros(hours), hits: zeros(RATE_TYPES.length * hours) });
   const hit = (u: UnitCounts, slot: number, h: number, n: number, row: RollupRow) => {
     const i = slot * hours + h;
     u.hits[i] = (u.hits[i] as number) + n;
@@ -63,11 +75,26 @@ export function aggregate(rows: readonly RollupRow[], from: number, hours: numbe
     for (const label of labels) {
       const key = `${slot}|${label}`;
       let arr = u.labels.get(key);
-      if (!arr) u.labels.set(key, (arr = new Float64Array(hours)));
+      if (!arr) u.labels.set(key, (arr = zeros(hours)));
       arr[h] = (arr[h] as number) + n;
     }
   };
+  // Rows of one entity and flow come together: the last lookups are kept.
+  let recipientId: string | undefined;
+  let recipient: UnitCounts | undefined;
+  let sourceId: string | undefined;
+  let source: UnitCounts | undefined;
+  let flowId: string | undefined;
+  let flow: HourCounts | undefined;
+  const sourceUnit = (id: string): UnitCounts => {
+    if (id === sourceId && source) return source;
+    let u = agg.sources.get(id);
+    if (!u) agg.sources.set(id, (u = newUnit()));
+    sourceId = id;
+    return (source = u);
+  };
   // Cells arrive grouped by hour (they are written as the hour's events are recorded): remember the last one.
+  const hourIndex = new Map<string, number>();
   let lastHour = '';
   let h = -1;
   for (const row of rows) {
@@ -80,31 +107,44 @@ export function aggregate(rows: readonly RollupRow[], from: number, hours: numbe
       h = i;
     }
     if (h < 0 || h >= hours) continue;
-    const categoryType = row.category === '' ? undefined : CATEGORY_TYPE[row.category];
-    const isCovered = categoryType !== undefined && covered(categoryType);
-    const failed = !isCovered && (row.outcome === 'failure' || row.outcome === 'error');
+    const categorySlot = row.category === '' ? undefined : coveredSlot.get(row.category);
+    const isCovered = categorySlot !== undefined;
+    const outcome = row.outcome;
+    const failed = !isCovered && (outcome === 'failure' || outcome === 'error');
     if (row.kind === 'recipient') {
-      if (row.recipient_id !== '') {
-        const u = unit(agg.recipients, row.recipient_id);
+      const id = row.recipient_id;
+      if (id !== '') {
+        let u = recipient;
+        if (id !== recipientId || !u) {
+          u = agg.recipients.get(id);
+          if (!u) agg.recipients.set(id, (u = newUnit()));
+          recipientId = id;
+          recipient = u;
+        }
         u.total[h] = (u.total[h] as number) + n;
         if (failed) hit(u, 0, h, n, row);
-        else if (!isCovered && row.outcome === 'skip') hit(u, 1, h, n, row);
+        else if (!isCovered && outcome === 'skip') hit(u, 1, h, n, row);
       }
     } else if (row.kind === 'source') {
-      const u = unit(agg.sources, row.source_id);
+      const u = sourceUnit(row.source_id);
       u.total[h] = (u.total[h] as number) + n;
       if (failed) hit(u, 2, h, n, row);
-      let f = agg.flows.get(row.flow_id);
-      if (!f) agg.flows.set(row.flow_id, (f = new Float64Array(hours)));
+      let f = flow;
+      if (row.flow_id !== flowId || !f) {
+        f = agg.flows.get(row.flow_id);
+        if (!f) agg.flows.set(row.flow_id, (f = zeros(hours)));
+        flowId = row.flow_id;
+        flow = f;
+      }
       f[h] = (f[h] as number) + n;
     }
-    if (categoryType && isCovered) hit(unit(agg.sources, row.source_id), SLOT[categoryType], h, n, row);
+    if (isCovered) hit(sourceUnit(row.source_id), categorySlot, h, n, row);
   }
   return agg;
 }
 
 /** Σ values[h] × weights[h] over the hours (one slot's stretch of `values` when `offset` is given). */
-export function weighted(values: Float64Array, weights: Float64Array, offset = 0): number {
+export function weighted(values: HourCounts, weights: HourCounts, offset = 0): number {
   let sum = 0;
   for (let h = 0; h < weights.length; h++) {
     const w = weights[h] as number;

@@ -5,7 +5,7 @@ import type { StoredAlert } from '../ports/alerts';
 import type { Logger } from '../ports/logger';
 import type { Storage } from '../ports/storage';
 import { isoTime } from '../time';
-import { aggregate, RATE_TYPES } from './aggregate';
+import { aggregate, type HourCounts, RATE_TYPES, zeros } from './aggregate';
 import type { AlertSettings } from './defaults';
 import type { DetectInput } from './finding';
 import { emptyCounts, type LifecycleCounts, type LifecycleDeps, reconcile } from './lifecycle';
@@ -75,12 +75,12 @@ async function evaluate(deps: DetectDeps, accountId: Id, now: number, counts: Li
   const longestWindow = Math.max(0, ...RATE_TYPES.map((t) => (settings.types[t].enabled ? settings.types[t].window_minutes * 60_000 : 0)));
   const labelsFrom = Math.floor((floorHour(now - longestWindow) - from) / HOUR_MS);
   const agg = aggregate(rows.value, from, (to - from) / HOUR_MS, (type) => settings.types[type].enabled, labelsFrom);
-  const cache = new Map<string, Float64Array>();
-  const weights = (a: number, b: number): Float64Array => {
+  const cache = new Map<string, HourCounts>();
+  const weights = (a: number, b: number): HourCounts => {
     const key = `${a}:${b}`;
     let w = cache.get(key);
     if (!w) {
-      w = new Float64Array(agg.hours);
+      w = zeros(agg.hours);
       for (let h = 0; h < agg.hours; h++) w[h] = cellWeight(from + h * HOUR_MS, now, a, b);
       cache.set(key, w);
     }

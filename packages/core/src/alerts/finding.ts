@@ -1,6 +1,6 @@
 import type { Id } from '../ids';
 import type { AlertSeverity, AlertType, StoredAlert } from '../ports/alerts';
-import type { Aggregate } from './aggregate';
+import type { Aggregate, HourCounts } from './aggregate';
 import type { AlertSettings } from './defaults';
 
 /** A condition a detector found (or still finds) in one account: what the lifecycle turns into an alert. */
@@ -32,7 +32,7 @@ export interface DetectInput {
   /** The account's source and recipient cells over the longest span any detector needs, per hour. */
   readonly agg: Aggregate;
   /** Per hour of the span, the share of it inside [from, to) (cached per pass). */
-  readonly weights: (from: number, to: number) => Float64Array;
+  readonly weights: (from: number, to: number) => HourCounts;
   /** The account's active alerts by key. */
   readonly active: ReadonlyMap<string, StoredAlert>;
 }

@@ -1,5 +1,5 @@
 import type { AlertSeverity } from '../ports/alerts';
-import { RATE_TYPES, SLOT, SOURCE_CATEGORY_TYPES, type UnitCounts, weighted } from './aggregate';
+import { type HourCounts, RATE_TYPES, SLOT, SOURCE_CATEGORY_TYPES, type UnitCounts, weighted } from './aggregate';
 import type { RateType, RateTypeSettings } from './defaults';
 import { type DetectInput, type Finding, percent, round4 } from './finding';
 import { HOUR_MS } from './windows';
@@ -13,7 +13,7 @@ function severityOf(rate: number, s: RateTypeSettings): AlertSeverity {
 }
 
 /** The label with most window hits among a unit's `slot|name:` labels. */
-function top(u: UnitCounts, slot: number, name: string, window: Float64Array): string | null {
+function top(u: UnitCounts, slot: number, name: string, window: HourCounts): string | null {
   const prefix = `${slot}|${name}:`;
   let best: string | null = null;
   let bestCount = 0;
