@@ -60,20 +60,28 @@ export function createTables(): MemoryTables {
  */
 export const copy = <T>(value: T): T => structuredClone(value);
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value) || ArrayBuffer.isView(value)) return value;
-  Object.freeze(value);
-  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  return value;
-}
-
 /**
- * What a store keeps: a private copy, deep-frozen. Reads hand the stored value out
- * as is: nobody can change it (in strict mode a write throws), so records are
- * copied once when written instead of on every read, which is what hot paths do
- * most (authentication, feedback, intake all read several records per request).
+ * What a store keeps: a deep-frozen copy. Reads hand the stored value out as is:
+ * nobody can change it (in strict mode a write throws), so records are copied once
+ * when written instead of on every read, which is what hot paths do most
+ * (authentication, feedback and intake each read several records per request).
+ * Parts that are frozen already are shared, not copied: a feedback event carries
+ * its delivery's stored vars, and those cannot change.
  */
-export const frozen = <T>(value: T): T => deepFreeze(structuredClone(value));
+export function frozen<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  if (Array.isArray(value)) return Object.freeze(value.map(frozen)) as T;
+  const proto: unknown = Object.getPrototypeOf(value);
+  // Records are plain data; anything else (bytes, dates) is copied the general way.
+  if (proto !== Object.prototype && proto !== null) return structuredClone(value);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = frozen((value as Record<string, unknown>)[key]);
+    if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true });
+    else out[key] = item;
+  }
+  return Object.freeze(out) as T;
+}
 
 /** A stored record with some top-level fields replaced, frozen like the rest. */
 export const withChanges = <T extends object>(record: T, changes: Partial<T>): T => Object.freeze({ ...record, ...frozen(changes) });
