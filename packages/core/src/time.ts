@@ -16,7 +16,15 @@ export function isTimeZone(zone: unknown): zone is string {
   return ok;
 }
 
+let lastMs = Number.NaN;
+let lastIso = '';
+
 /** ISO 8601 UTC text of a clock reading. */
 export function isoTime(ms: number): string {
-  return new Date(ms).toISOString();
+  // One request formats the same clock reading several times, and formatting is slow.
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
 }

@@ -19,8 +19,11 @@ export function leadSummary(lead: LeadRecord): LeadSummary {
   return { id: lead.id, first_name: asText(f.first_name), last_name: asText(f.last_name), email: asText(f.email), phone_1: asText(f.phone_1) };
 }
 
-function evaluate(ruleSet: RuleSet | undefined, ctx: Record<string, unknown>, env: EvalEnv): RuleOutcome {
-  return ruleSet ? compileRuleSet(ruleSet)(ctx, env) : PASS;
+/** The rule context is built only when there is a rule set to evaluate (typing the lead is most of the cost). */
+type LazyContext = () => Record<string, unknown>;
+
+function evaluate(ruleSet: RuleSet | undefined, ctx: LazyContext, env: EvalEnv): RuleOutcome {
+  return ruleSet ? compileRuleSet(ruleSet)(ctx(), env) : PASS;
 }
 
 /**
@@ -28,7 +31,7 @@ function evaluate(ruleSet: RuleSet | undefined, ctx: Record<string, unknown>, en
  * feedback enabled: a feedback-sent event, success when the source's feedback
  * rule set passes. Undefined when nothing is forwarded.
  */
-function forward(deps: FeedbackDeps, delivery: Delivery, feedback: ValidFeedback, ctx: Record<string, unknown>, env: EvalEnv): ResultAsync<StoredEvent | undefined, LeadrouteError> {
+function forward(deps: FeedbackDeps, delivery: Delivery, feedback: ValidFeedback, ctx: LazyContext, env: EvalEnv): ResultAsync<StoredEvent | undefined, LeadrouteError> {
   const source = delivery.flow?.sources.find((s) => s.entity_id === delivery.event.source_id);
   if (!source?.feedback?.enabled) return okAsync(undefined);
   const start = deps.clock.now();
@@ -70,11 +73,13 @@ export function processFeedback(deps: FeedbackDeps, delivery: Delivery, input: F
   const feedback = valid.value;
 
   const env: EvalEnv = { now: received, timeZone: delivery.account.time_zone };
-  const ctx: Record<string, unknown> = {
-    ...event.vars,
-    lead: typeLead(lead.fields, flow.fields, env),
-    feedback: { type: feedback.type, reason: feedback.reason, occurred_at: feedback.occurred_at },
-  };
+  let built: Record<string, unknown> | undefined;
+  const ctx: LazyContext = () =>
+    (built ??= {
+      ...event.vars,
+      lead: typeLead(lead.fields, flow.fields, env),
+      feedback: { type: feedback.type, reason: feedback.reason, occurred_at: feedback.occurred_at },
+    });
   const verdict = evaluate(step.feedback.rule_set, ctx, env);
   const decided: ResultAsync<{ outcome: 'success' | 'failure'; reason: string }, LeadrouteError> = !verdict.pass
     ? okAsync({ outcome: 'failure', reason: verdict.reason ?? 'Feedback criteria not met.' })

@@ -30,6 +30,15 @@ export interface HttpHandlerOptions {
 const JSON_TYPE = 'application/json';
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
+/** The request's path and query, or undefined when they cannot be parsed (one parse, not a check and a parse). */
+function parseUrl(url: string): URL | undefined {
+  try {
+    return new URL(url, 'http://h');
+  } catch {
+    return undefined;
+  }
+}
+
 function problemResponse(problem: Problem, extra: Record<string, string> = {}): HttpResponse {
   return {
     status: problem.status,
@@ -93,7 +102,7 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
   };
 
   const dispatch = async (request: HttpRequest, requestId: string): Promise<Result<Reply, LeadrouteError>> => {
-    const url = URL.canParse(request.url, 'http://h') ? new URL(request.url, 'http://h') : undefined;
+    const url = parseUrl(request.url);
     if (!url) return err(errors.badRequest('The request URL cannot be parsed.'));
     const method = request.method.toUpperCase();
     const found = match(method === 'OPTIONS' ? '' : method, url.pathname);
