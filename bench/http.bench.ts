@@ -18,10 +18,30 @@ interface Load {
   readonly p99: number;
 }
 
-async function load(url: string, body: string): Promise<Load> {
-  const result = await autocannon({ url, method: 'POST', headers: { 'content-type': 'application/json' }, body, connections: 20, duration: 5 });
+async function load(url: string, body: string, seconds: number): Promise<Load> {
+  const result = await autocannon({ url, method: 'POST', headers: { 'content-type': 'application/json' }, body, connections: 20, duration: seconds });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`[bench] ${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+/**
+ * Bare and ours in alternating 2-second rounds, each figure the median of its
+ * rounds: a machine busy with other work slows both alike instead of whichever
+ * happened to run during the busy moment.
+ */
+async function alternate(bareUrl: string, oursUrl: string, body: string, rounds = 5): Promise<{ bare: Load; ours: Load }> {
+  await load(bareUrl, body, 1);
+  await load(oursUrl, body, 1);
+  const bare: Load[] = [];
+  const ours: Load[] = [];
+  for (let i = 0; i < rounds; i++) {
+    bare.push(await load(bareUrl, body, 2));
+    ours.push(await load(oursUrl, body, 2));
+  }
+  const summary = (loads: Load[]): Load => ({ rps: median(loads.map((l) => l.rps)), p99: median(loads.map((l) => l.p99)) });
+  return { bare: summary(bare), ours: summary(ours) };
 }
 
 async function feedbackService() {
@@ -66,8 +86,7 @@ export default async function bench(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const at = new Date().toISOString();
   for (const [name, base] of [['express', exUrl], ['fastify', faUrl]] as const) {
-    const bare = await load(`${base}/bare/feedback`, body);
-    const ours = await load(`${base}/api/feedback?event_id=${eventId}`, body);
+    const { bare, ours } = await alternate(`${base}/bare/feedback`, `${base}/api/feedback?event_id=${eventId}`, body);
     const ratio = ours.rps / bare.rps;
     rows.push(
       { name: `http: feedback POST req/s through ${name}`, unit: 'ops/s', value: ours.rps, baseline: `bare ${name}`, baselineValue: bare.rps, ratio, target: '>= 0.8', met: ratio >= 0.8, measuredAt: at },
