@@ -35,6 +35,27 @@ describe('memory rollup store: the hour index', () => {
     expect(before[1]?.count).toBe(1);
   });
 
+  it('filters kinds and flows whether an hour holds only wanted kinds or others too', async () => {
+    const store = rollupStore(new Map());
+    const flow = 'e'.repeat(24);
+    (await store.add([
+      row(1),
+      row(1, { kind: 'recipient', recipient_id: 'r' }),
+      row(2, { kind: 'ping' }),
+      row(2, { kind: 'recipient', recipient_id: 'r', flow_id: flow }),
+      row(3, { kind: 'conversion-received', stage: 'sold' }),
+      row(3, { kind: 'odd' as RollupRow['kind'] }),
+    ]))._unsafeUnwrap();
+    const kinds = async (extra: object) => (await store.query({ account_id: ACCOUNT, from: at(0), to: at(4), ...extra }))._unsafeUnwrap().map((r) => `${r.hour.slice(11, 13)} ${r.kind}`);
+    expect(await kinds({})).toEqual(['01 source', '01 recipient', '02 ping', '02 recipient', '03 conversion-received', '03 odd']);
+    expect(await kinds({ kinds: ['source', 'recipient'] })).toEqual(['01 source', '01 recipient', '02 recipient']);
+    expect(await kinds({ kinds: ['conversion-received'] })).toEqual(['03 conversion-received']);
+    expect(await kinds({ kinds: ['odd'] })).toEqual(['03 odd']);
+    expect(await kinds({ kinds: [] })).toEqual([]);
+    expect(await kinds({ flow_id: flow })).toEqual(['02 recipient']);
+    expect(await kinds({ kinds: ['source', 'recipient'], flow_id: 'f'.repeat(24) })).toEqual(['01 source', '01 recipient']);
+  });
+
   it('names an account active only with a cell inside [from, to)', async () => {
     const store = rollupStore(new Map());
     const other = 'b'.repeat(24);

@@ -7,6 +7,8 @@ interface HourCells {
   readonly rows: RollupRow[];
   /** Cell key (without account and hour) → index in `rows`. */
   readonly index: Map<string, number>;
+  /** The kinds among `rows`, as {@link kindBit}s: a query for all of them copies the hour without reading its rows. */
+  kinds: number;
 }
 
 /** One account's cells by hour. */
@@ -27,6 +29,11 @@ export type RollupTable = Map<string, AccountCells>;
 
 const cellKey = (c: RollupCell): string => [c.flow_id, c.source_id, c.recipient_id, c.step_id, c.kind, c.outcome, c.category, c.stage].join('\u0000');
 
+const KINDS: readonly RollupKind[] = ['source', 'recipient', 'filter', 'ping', 'return-received', 'return-sent', 'conversion-received', 'conversion-sent'];
+const KIND_BITS = new Map<string, number>(KINDS.map((kind, i) => [kind, 1 << i]));
+/** A bit per kind; one shared bit for any other text, which no query's mask holds. */
+const kindBit = (kind: string): number => KIND_BITS.get(kind) ?? 1 << 30;
+
 /** The first index of `sorted` whose hour is not before `hour`. */
 function lowerBound(sorted: readonly HourCells[], hour: string): number {
   let lo = 0;
@@ -42,7 +49,7 @@ function lowerBound(sorted: readonly HourCells[], hour: string): number {
 function hourCells(account: AccountCells, hour: string): HourCells {
   let cells = account.byHour.get(hour);
   if (cells) return cells;
-  cells = { hour, rows: [], index: new Map() };
+  cells = { hour, rows: [], index: new Map(), kinds: 0 };
   account.byHour.set(hour, cells);
   // Hours mostly arrive in order: appending is the common case.
   const last = account.sorted[account.sorted.length - 1];
@@ -92,6 +99,7 @@ export function rollupStore(cells: RollupTable): RollupStore {
         if (at === undefined || !prior) {
           hour.index.set(key, hour.rows.length);
           hour.rows.push(stored(row));
+          hour.kinds |= kindBit(row.kind);
         } else {
           hour.rows[at] = Object.freeze({
             ...prior,
@@ -105,20 +113,35 @@ export function rollupStore(cells: RollupTable): RollupStore {
       return okAsync(undefined);
     },
     query(q) {
-      const out: RollupRow[] = [];
       const account = cells.get(q.account_id);
-      if (!account) return okAsync(out);
-      const kinds: ReadonlySet<RollupKind> | undefined = q.kinds ? new Set(q.kinds) : undefined;
+      if (!account) return okAsync([]);
       const { sorted } = account;
-      for (let i = lowerBound(sorted, q.from); i < sorted.length; i++) {
+      const first = lowerBound(sorted, q.from);
+      let end = first;
+      let most = 0;
+      for (; end < sorted.length && (sorted[end] as HourCells).hour < q.to; end++) most += (sorted[end] as HourCells).rows.length;
+      // Sized once for the range's cells, not regrown as it fills: a detector pass reads
+      // millions of them. (V8 makes very long preallocated arrays sparse: those grow.)
+      const out: RollupRow[] = most <= 50_000 ? new Array<RollupRow>(most) : [];
+      let n = 0;
+      const kinds: ReadonlySet<RollupKind> | undefined = q.kinds ? new Set(q.kinds) : undefined;
+      const wanted = q.kinds ? q.kinds.reduce((mask, kind) => mask | (KIND_BITS.get(kind) ?? 0), 0) : -1;
+      const flow = q.flow_id;
+      for (let i = first; i < end; i++) {
         const hour = sorted[i] as HourCells;
-        if (hour.hour >= q.to) break;
-        for (const row of hour.rows) {
+        const rows = hour.rows;
+        if (!flow && (hour.kinds & ~wanted) === 0) {
+          for (let j = 0; j < rows.length; j++) out[n++] = rows[j] as RollupRow;
+          continue;
+        }
+        for (let j = 0; j < rows.length; j++) {
+          const row = rows[j] as RollupRow;
           if (kinds && !kinds.has(row.kind)) continue;
-          if (q.flow_id && row.flow_id !== q.flow_id) continue;
-          out.push(row);
+          if (flow && row.flow_id !== flow) continue;
+          out[n++] = row;
         }
       }
+      out.length = n;
       return okAsync(out);
     },
     activeAccounts(from, to) {

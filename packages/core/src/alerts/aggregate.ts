@@ -30,8 +30,8 @@ export const zeros = (n: number): HourCounts => new Array<number>(n).fill(0);
 export interface UnitCounts {
   /** All its events (recipient steps, or the source's leads), per hour. */
   readonly total: HourCounts;
-  /** Events each rate type counts as hits, per slot then hour (`slot * hours + hour`). */
-  readonly hits: HourCounts;
+  /** Events each rate type counts as hits, per slot then hour; a slot without any hit has no array. */
+  readonly hits: (HourCounts | undefined)[];
   /** Hits by `slot|label` (flow:, kind:, outcome:, recipient:) per hour: what labels an alert. Only units with hits have it. */
   labels?: Map<string, HourCounts>;
 }
@@ -63,10 +63,11 @@ export function aggregate(rows: readonly RollupRow[], from: number, hours: numbe
   // The slot of each category whose type is enabled; categories of disabled types count as plain rejections.
   const coveredSlot = new Map<string, number>();
   for (const [category, type] of Object.entries(CATEGORY_TYPE)) if (covered(type)) coveredSlot.set(category, SLOT[type]);
-  const newUnit = (): UnitCounts => ({ total: zeros(hours), hits: zeros(RATE_TYPES.length * hours) });
+  const newUnit = (): UnitCounts => ({ total: zeros(hours), hits: new Array<HourCounts | undefined>(RATE_TYPES.length).fill(undefined) });
   const hit = (u: UnitCounts, slot: number, h: number, n: number, row: RollupRow) => {
-    const i = slot * hours + h;
-    u.hits[i] = (u.hits[i] as number) + n;
+    let hits = u.hits[slot];
+    if (!hits) u.hits[slot] = hits = zeros(hours);
+    hits[h] = (hits[h] as number) + n;
     if (h < labelsFrom) return;
     const labels = [`flow:${row.flow_id}`, `kind:${row.outcome}`, `outcome:${row.outcome}`];
     // Category alerts name the step's recipient (deep links to the integration).
@@ -143,12 +144,13 @@ export function aggregate(rows: readonly RollupRow[], from: number, hours: numbe
   return agg;
 }
 
-/** Σ values[h] × weights[h] over the hours (one slot's stretch of `values` when `offset` is given). */
-export function weighted(values: HourCounts, weights: HourCounts, offset = 0): number {
+/** Σ values[h] × weights[h] over the hours; 0 without values. */
+export function weighted(values: HourCounts | undefined, weights: HourCounts): number {
+  if (!values) return 0;
   let sum = 0;
   for (let h = 0; h < weights.length; h++) {
     const w = weights[h] as number;
-    if (w !== 0) sum += (values[offset + h] as number) * w;
+    if (w !== 0) sum += (values[h] as number) * w;
   }
   return sum;
 }

@@ -55,7 +55,14 @@ function spanStart(settings: AlertSettings, now: number, dayStart: number): numb
   return floorHour(from);
 }
 
-async function evaluate(deps: DetectDeps, accountId: Id, now: number, counts: LifecycleCounts): Promise<Result<void, LeadrouteError>> {
+/**
+ * Window weights of a pass, shared by its accounts: an array depends only on the span
+ * (its start and length), `now` and the window, and accounts of a zone with the same
+ * settings share all four. Detectors only read them.
+ */
+type WeightCache = Map<string, HourCounts>;
+
+async function evaluate(deps: DetectDeps, accountId: Id, now: number, counts: LifecycleCounts, cache: WeightCache): Promise<Result<void, LeadrouteError>> {
   const { storage } = deps;
   const loaded = await storage.accounts
     .get(accountId)
@@ -75,9 +82,8 @@ async function evaluate(deps: DetectDeps, accountId: Id, now: number, counts: Li
   const longestWindow = Math.max(0, ...RATE_TYPES.map((t) => (settings.types[t].enabled ? settings.types[t].window_minutes * 60_000 : 0)));
   const labelsFrom = Math.floor((floorHour(now - longestWindow) - from) / HOUR_MS);
   const agg = aggregate(rows.value, from, (to - from) / HOUR_MS, (type) => settings.types[type].enabled, labelsFrom);
-  const cache = new Map<string, HourCounts>();
   const weights = (a: number, b: number): HourCounts => {
-    const key = `${a}:${b}`;
+    const key = `${from}:${agg.hours}:${a}:${b}`;
     let w = cache.get(key);
     if (!w) {
       w = zeros(agg.hours);
@@ -108,6 +114,7 @@ export function detectPass(deps: DetectDeps, now: number, options: DetectOptions
       ResultAsync.fromSafePromise(
         (async () => {
           const report: DetectReport = { ...emptyCounts(), accounts: 0, skipped: 0 };
+          const weights: WeightCache = new Map();
           let next = 0;
           const worker = async () => {
             while (next < accounts.length) {
@@ -119,7 +126,7 @@ export function detectPass(deps: DetectDeps, now: number, options: DetectOptions
                 continue;
               }
               try {
-                const done = await evaluate(deps, accountId, now, report);
+                const done = await evaluate(deps, accountId, now, report, weights);
                 if (done.isErr()) deps.logger.error({ accountId, err: done.error }, 'alert detection failed for an account');
                 else report.accounts += 1;
               } finally {

@@ -49,14 +49,14 @@ export function detectRates(input: DetectInput): Finding[] {
     const isCategory = SOURCE_CATEGORY_TYPES.includes(type);
     for (const [unit, u] of isRecipient ? agg.recipients : agg.sources) {
       const key = `${type}:${input.accountId}:${unit}`;
-      const offset = slot * agg.hours;
-      const wHit = weighted(u.hits, inWindow, offset);
+      const hits = u.hits[slot];
+      const wHit = weighted(hits, inWindow);
       const active = input.active.has(key);
       if (wHit === 0 && !active) continue;
       const wTotal = weighted(u.total, inWindow);
       const bTotal = weighted(u.total, inBaseline);
       const rate = wTotal > 0 ? Math.min(1, wHit / wTotal) : 0;
-      const baseline = bTotal > 0 ? Math.min(1, weighted(u.hits, inBaseline, offset) / bTotal) : 0;
+      const baseline = bTotal > 0 ? Math.min(1, weighted(hits, inBaseline) / bTotal) : 0;
       const threshold = Math.max(s.min_rate, s.baseline_multiplier * baseline + s.baseline_margin);
       const fires = wTotal >= s.min_volume && rate >= threshold;
       const holds = active && wTotal >= s.resolve_ratio * s.min_volume && rate >= s.resolve_ratio * threshold;
@@ -82,7 +82,7 @@ export function detectRates(input: DetectInput): Finding[] {
           window_minutes: s.window_minutes,
         },
         vars: { rate_pct: percent(rate), baseline_pct: percent(baseline) },
-        affected_today: Math.round(weighted(u.hits, today, offset)),
+        affected_today: Math.round(weighted(hits, today)),
       });
     }
   }

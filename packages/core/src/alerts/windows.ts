@@ -17,19 +17,32 @@ export function cellWeight(cellStart: number, now: number, from: number, to: num
   return overlap <= 0 ? 0 : overlap / length;
 }
 
+// Zone arithmetic costs far more than the rest of an account's detection, and a pass
+// asks the same few questions (this instant, in each of a handful of zones) for every
+// account: answers are remembered. They are pure functions of their arguments.
+const remembered = new Map<string, number | string>();
+function remember<T extends number | string>(key: string, compute: () => T): T {
+  const known = remembered.get(key);
+  if (known !== undefined) return known as T;
+  if (remembered.size >= 4096) remembered.clear();
+  const value = compute();
+  remembered.set(key, value);
+  return value;
+}
+
 /** Midnight of `now`'s day in `timeZone`, as epoch milliseconds. */
 export function localDayStart(now: number, timeZone: string): number {
-  return fromZonedTime(startOfDay(toZonedTime(now, timeZone)), timeZone).getTime();
+  return remember(`midnight|${timeZone}|${now}`, () => fromZonedTime(startOfDay(toZonedTime(now, timeZone)), timeZone).getTime());
 }
 
 /** `yyyy-MM-dd` of `now` in `timeZone`. */
 export function localDay(now: number, timeZone: string): string {
-  return formatInTimeZone(now, timeZone, 'yyyy-MM-dd');
+  return remember(`day|${timeZone}|${now}`, () => formatInTimeZone(now, timeZone, 'yyyy-MM-dd'));
 }
 
 /** The same wall-clock time `weeks` weeks earlier in `timeZone` (DST moves it by an hour in UTC). */
 export function weeksEarlier(ms: number, weeks: number, timeZone: string): number {
-  return fromZonedTime(subWeeks(toZonedTime(ms, timeZone), weeks), timeZone).getTime();
+  return remember(`weeks|${timeZone}|${ms}|${weeks}`, () => fromZonedTime(subWeeks(toZonedTime(ms, timeZone), weeks), timeZone).getTime());
 }
 
 /** Start of the UTC hour holding `ms`. */
