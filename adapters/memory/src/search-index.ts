@@ -9,7 +9,7 @@ import {
 } from '@leadroute/core';
 import SearchableMap from 'minisearch/SearchableMap';
 import { okAsync } from 'neverthrow';
-import { countMembers, intersect, NO_POSTINGS, type Postings, union } from './search/postings';
+import { type Bits, bitsOf, countMembers, keepCommon, keepMarked, NO_POSTINGS, type Postings, union, withBit } from './search/postings';
 import { addPhrases, holdsPhrase, type PhraseStore, phraseIds, phraseStore } from './search/phrases';
 import { buildOrder, firstInOrder, type SortKey, type SortOrder } from './search/sort-order';
 
@@ -21,12 +21,25 @@ import { buildOrder, firstInOrder, type SortKey, type SortOrder } from './search
 const SHORT = 3;
 /** New leads wait in a small unsorted tail until there are this many; then each sort order is rebuilt. */
 const TAIL = 2048;
+/** A short prefix's list gets a bitset once it holds this many documents and at least one in {@link DENSE_SHARE}. */
+const DENSE_MIN = 512;
+const DENSE_SHARE = 16;
 
 interface Entry {
   readonly doc: SearchDocument;
   /** The lead's distinct terms. */
   readonly terms: readonly string[];
   readonly sortKeys: Readonly<Record<SearchSortField, string>>;
+}
+
+/**
+ * A short prefix's documents. A dense one (`a`, `co`, `555`) also keeps a bitset:
+ * intersecting with it is then one bit read per candidate instead of a merge
+ * through tens of thousands of numbers.
+ */
+interface ShortList {
+  readonly docs: number[];
+  bits: Bits | undefined;
 }
 
 /** One account's index. Documents are numbered in the order indexed (newest highest); lists hold numbers ascending. */
@@ -38,19 +51,22 @@ interface AccountIndex {
   /** The same lists in MiniSearch's radix tree, for prefix ranges without scanning every term. */
   readonly dictionary: SearchableMap<number[]>;
   /** Prefix of up to {@link SHORT} characters → documents with a term starting so. */
-  readonly short: Map<string, number[]>;
+  readonly short: Map<string, ShortList>;
   readonly all: number[];
   /** Each document's words as phrases match them. */
   readonly phrases: PhraseStore;
   readonly orders: Map<SearchSortField, SortOrder>;
   dead: number;
+  /** Reused by every query: candidates are intersected in place here, and scored here. */
+  found: Uint32Array;
+  score: Uint16Array;
 }
 
 /** The memory search index's backing map: one index per account, so no query can reach another account's leads. */
 export type SearchTable = Map<string, AccountIndex>;
 
 function emptyIndex(): AccountIndex {
-  return { entries: [], byLead: new Map(), terms: new Map(), dictionary: new SearchableMap(), short: new Map(), all: [], phrases: phraseStore(), orders: new Map(), dead: 0 };
+  return { entries: [], byLead: new Map(), terms: new Map(), dictionary: new SearchableMap(), short: new Map(), all: [], phrases: phraseStore(), orders: new Map(), dead: 0, found: new Uint32Array(0), score: new Uint16Array(0) };
 }
 
 function entryOf(doc: SearchDocument): Entry {
@@ -64,6 +80,14 @@ function entryOf(doc: SearchDocument): Entry {
 /** Appends `n` to the list, once: a document's postings are added together, so a repeat is the list's last number. */
 function post(list: number[], n: number): void {
   if (list[list.length - 1] !== n) list.push(n);
+}
+
+function postShort(list: ShortList, n: number): void {
+  const { docs } = list;
+  if (docs[docs.length - 1] === n) return;
+  docs.push(n);
+  if (list.bits) list.bits = withBit(list.bits, n);
+  else if (docs.length >= DENSE_MIN && docs.length * DENSE_SHARE > n) list.bits = bitsOf(docs);
 }
 
 function add(ix: AccountIndex, entry: Entry): void {
@@ -88,8 +112,8 @@ function add(ix: AccountIndex, entry: Entry): void {
     for (let i = 1; i <= Math.min(SHORT, term.length); i++) {
       const prefix = term.slice(0, i);
       let short = ix.short.get(prefix);
-      if (!short) ix.short.set(prefix, (short = []));
-      post(short, n);
+      if (!short) ix.short.set(prefix, (short = { docs: [], bits: undefined }));
+      postShort(short, n);
     }
   }
 }
@@ -102,24 +126,38 @@ function compact(ix: AccountIndex): AccountIndex {
   return fresh;
 }
 
-/** Documents with a term starting with `prefix`, ascending. */
-function prefixList(ix: AccountIndex, prefix: string): Postings {
-  if (prefix.length <= SHORT) return ix.short.get(prefix) ?? NO_POSTINGS;
-  const lists: number[][] = [];
-  for (const [, list] of ix.dictionary.atPrefix(prefix)) lists.push(list);
-  return union(lists);
+/** One list a query intersects: a term's, a prefix's, or a phrase token's. */
+interface QueryList {
+  readonly docs: Postings;
+  readonly bits: Bits | undefined;
 }
 
-/** The live documents matching every term and phrase, ascending. */
+/** Documents with a term starting with `prefix`, ascending. */
+function prefixList(ix: AccountIndex, prefix: string): QueryList {
+  if (prefix.length <= SHORT) return ix.short.get(prefix) ?? { docs: NO_POSTINGS, bits: undefined };
+  const lists: number[][] = [];
+  for (const [, list] of ix.dictionary.atPrefix(prefix)) lists.push(list);
+  return { docs: union(lists), bits: undefined };
+}
+
+/** The live documents matching every term and phrase, ascending; a view of `ix.found` when anything was intersected or filtered. */
 function matches(ix: AccountIndex, q: SearchIndexQuery): Postings {
-  const lists: Postings[] = q.terms.map((t) => prefixList(ix, t));
-  for (const p of q.phrases) for (const t of p.tokens) lists.push(ix.terms.get(t) ?? NO_POSTINGS);
-  if (lists.length === 0) lists.push(ix.all);
-  lists.sort((a, b) => a.length - b.length);
-  let found = lists[0] as Postings;
-  for (let i = 1; i < lists.length && found.length > 0; i++) found = intersect(found, lists[i] as Postings);
-  // Nothing forgotten and no phrase: the intersection is the answer (a one-term query is one list, however short the term).
-  if (q.phrases.length === 0 && ix.dead === 0) return found;
+  const lists: QueryList[] = q.terms.map((t) => prefixList(ix, t));
+  for (const p of q.phrases) for (const t of p.tokens) lists.push({ docs: ix.terms.get(t) ?? NO_POSTINGS, bits: undefined });
+  if (lists.length === 0) lists.push({ docs: ix.all, bits: undefined });
+  lists.sort((a, b) => a.docs.length - b.docs.length);
+  const smallest = (lists[0] as QueryList).docs;
+  // One list, nothing forgotten and no phrase: the list is the answer (a one-term query, however short the term).
+  if (lists.length === 1 && q.phrases.length === 0 && ix.dead === 0) return smallest;
+  if (ix.found.length < ix.entries.length) ix.found = new Uint32Array(ix.entries.length * 2);
+  const buf = ix.found;
+  let size = smallest.length;
+  for (let i = 0; i < size; i++) buf[i] = smallest[i] as number;
+  for (let i = 1; i < lists.length && size > 0; i++) {
+    const { docs, bits } = lists[i] as QueryList;
+    size = bits ? keepMarked(buf, size, bits) : keepCommon(buf, size, docs);
+  }
+  if (q.phrases.length === 0 && ix.dead === 0) return buf.subarray(0, size);
   // Phrases are checked last, on the smallest candidate set (each token is already a term of every candidate).
   const phrases: Uint32Array[] = [];
   for (const p of q.phrases) {
@@ -127,15 +165,15 @@ function matches(ix: AccountIndex, q: SearchIndexQuery): Postings {
     if (!ids) return NO_POSTINGS;
     phrases.push(ids);
   }
-  const out: number[] = [];
-  for (let i = 0; i < found.length; i++) {
-    const n = found[i] as number;
+  let kept = 0;
+  for (let i = 0; i < size; i++) {
+    const n = buf[i] as number;
     if (ix.entries[n] === undefined) continue;
     let holds = true;
     for (let j = 0; j < phrases.length && holds; j++) holds = holdsPhrase(ix.phrases, n, phrases[j] as Uint32Array);
-    if (holds) out.push(n);
+    if (holds) buf[kept++] = n;
   }
-  return out;
+  return buf.subarray(0, kept);
 }
 
 /**
@@ -145,13 +183,15 @@ function matches(ix: AccountIndex, q: SearchIndexQuery): Postings {
  * passes from the newest match down, stopping once it is full: no sort.
  */
 function byRelevance(ix: AccountIndex, q: SearchIndexQuery, found: Postings, k: number): number[] {
-  const score = new Uint16Array(found.length);
+  if (ix.score.length < found.length) ix.score = new Uint16Array(ix.entries.length * 2);
+  const score = ix.score;
+  score.fill(0, 0, found.length);
   const perScore = new Uint32Array(q.terms.length + 1);
   for (const term of q.terms) {
     const exact = ix.terms.get(term);
     if (exact) countMembers(found, exact, score);
   }
-  for (let i = 0; i < score.length; i++) perScore[score[i] as number] = (perScore[score[i] as number] as number) + 1;
+  for (let i = 0; i < found.length; i++) perScore[score[i] as number] = (perScore[score[i] as number] as number) + 1;
   const out: number[] = [];
   for (let s = q.terms.length; s >= 0 && out.length < k; s--) {
     if (perScore[s] === 0) continue;
