@@ -11,6 +11,7 @@ import { bucketStart, hourAligned, zonedIso } from './buckets';
 import { eventRows } from './cells';
 import { pingWon } from './observer';
 import { parseStatsQuery, ROLLUP_KEYS, type StatsQuery } from './params';
+import { groupRollupCells } from './rollup-groups';
 import { addToGroup, groupRow, groupRows, newGroup, type StatsGroup, type StatsRow } from './rows';
 
 /** A statistics answer: its rows, the column order (for CSV), and where the counts came from. */
@@ -56,6 +57,14 @@ export function fieldValue(event: StoredEvent, path: string): string | null {
   return text(at(event.vars.lead, path) ?? at(event.vars.appended, path) ?? at(event.appended, path));
 }
 
+/** The answer from summed groups: one row each (one row of zeros for totals of nothing), sorted by their keys. */
+function result(q: StatsQuery, groups: StatsGroup[], source: StatsResult['source']): StatsResult {
+  if (q.groupBy.length === 0 && groups.length === 0) groups.push(newGroup({}));
+  const rows = groupRows(groups, q.groupBy);
+  const columns = rows[0] ? Object.keys(rows[0]) : [...q.groupBy, ...Object.keys(groupRow(newGroup({}), []))];
+  return { rows, columns, source };
+}
+
 function toParams(input: URLSearchParams | Record<string, string | readonly string[]>): URLSearchParams {
   if (input instanceof URLSearchParams) return input;
   const p = new URLSearchParams();
@@ -66,28 +75,21 @@ function toParams(input: URLSearchParams | Record<string, string | readonly stri
 export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsApi {
   const { storage, clock } = deps;
 
+  // Groups of the events path: any group key, lead fields included.
   const groupsOf = (q: StatsQuery) => {
     const groups = new Map<string, StatsGroup>();
-    // Interval starts per rollup hour: a day's cells share 24 hours, and zone arithmetic is the costly part.
-    const hourBuckets = new Map<string, number>();
-    const timeOf = (row: RollupRow, event?: StoredEvent): number => {
-      if (event) return bucketStart(event.start_timestamp, q.interval ?? 'daily', q.zone);
-      let at = hourBuckets.get(row.hour);
-      if (at === undefined) hourBuckets.set(row.hour, (at = bucketStart(Date.parse(row.hour), q.interval ?? 'daily', q.zone)));
-      return at;
-    };
-    const keyOf = (k: string, row: RollupRow, event: StoredEvent | undefined, time: number): string | null => {
+    const keyOf = (k: string, row: RollupRow, event: StoredEvent, time: number): string | null => {
       if (k === 'time') return zonedIso(time, q.zone);
       if (k === 'flow_id' || k === 'source_id' || k === 'recipient_id') return row[k] === '' ? null : row[k];
-      return event ? fieldValue(event, k) : null;
+      return fieldValue(event, k);
     };
-    // Called once per cell or event row: the group is found by a key string built without objects; its keys object is made once.
-    const add = (row: RollupRow, event?: StoredEvent) => {
+    // Called once per event row: the group is found by a key string built without objects; its keys object is made once.
+    const add = (row: RollupRow, event: StoredEvent) => {
       if (!q.kinds.has(row.kind)) return;
-      const time = q.interval ? timeOf(row, event) : 0;
+      const time = q.interval ? bucketStart(event.start_timestamp, q.interval, q.zone) : 0;
       let id = '';
       for (const k of q.groupBy) {
-        const v = k === 'time' ? String(time) : k === 'flow_id' || k === 'source_id' || k === 'recipient_id' ? row[k] : event ? fieldValue(event, k) : null;
+        const v = k === 'time' ? String(time) : k === 'flow_id' || k === 'source_id' || k === 'recipient_id' ? row[k] : fieldValue(event, k);
         id += `${v ?? '\u0001'}\u0000`;
       }
       let g = groups.get(id);
@@ -98,22 +100,13 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
       }
       addToGroup(g, row);
     };
-    const finish = (source: StatsResult['source']): StatsResult => {
-      if (q.groupBy.length === 0 && groups.size === 0) groups.set('[]', newGroup({}));
-      const rows = groupRows(groups.values(), q.groupBy);
-      const columns = rows[0] ? Object.keys(rows[0]) : [...q.groupBy, ...Object.keys(groupRow(newGroup({}), []))];
-      return { rows, columns, source };
-    };
-    return { add, finish };
+    return { add, finish: () => result(q, [...groups.values()], 'events') };
   };
 
-  const fromRollups = (principal: Principal, q: StatsQuery) => {
-    const g = groupsOf(q);
-    return storage.rollups.query({ account_id: principal.account.id, from: isoTime(q.start), to: isoTime(q.end), kinds: [...q.kinds] }).map((cells) => {
-      for (const cell of cells) g.add(cell);
-      return g.finish('rollups');
-    });
-  };
+  const fromRollups = (principal: Principal, q: StatsQuery) =>
+    storage.rollups
+      .query({ account_id: principal.account.id, from: isoTime(q.start), to: isoTime(q.end), kinds: [...q.kinds] })
+      .map((cells) => result(q, groupRollupCells(cells, q), 'rollups'));
 
   const fromEvents = (principal: Principal, q: StatsQuery): ResultAsync<StatsResult, LeadrouteError> => {
     const g = groupsOf(q);
@@ -138,7 +131,7 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
           for (const row of eventRows(event, won)) g.add(row, event);
         }
         const last = page.value[page.value.length - 1];
-        if (page.value.length < PAGE || !last) return g.finish('events');
+        if (page.value.length < PAGE || !last) return g.finish();
         after = last.id;
       }
     };
