@@ -1,6 +1,8 @@
 import type { Storage, StoreError } from '@leadroute/core';
 import type { ResultAsync } from 'neverthrow';
 import type { Pool } from 'pg';
+import { groupCommit } from './batch/group-commit';
+import { batchedReader } from './batch/reads';
 import { DEFAULT_SCHEMA, quoteIdent } from './sql';
 import { accountStore } from './stores/accounts';
 import { alertStore } from './stores/alerts';
@@ -35,7 +37,8 @@ export function purgeCounters(options: PostgresStorageOptions, before: string): 
 export interface PostgresStorageOptions {
   /**
    * The `pg` pool every store queries through. The host creates, configures and
-   * ends it; the adapter only borrows connections for single statements.
+   * ends it; the adapter only borrows connections, for a statement or for one
+   * batch of writes (see {@link postgresStorage}) at a time.
    * @example new pg.Pool({ connectionString: process.env.DATABASE_URL })
    */
   readonly pool: Pool;
@@ -51,6 +54,14 @@ export interface PostgresStorageOptions {
  * start-up) so the tables exist. Driver errors come back as `StoreError` values:
  * `Conflict` for a unique violation, `StorageFailure` otherwise, with the `pg`
  * error as `cause`.
+ *
+ * The writes each lead makes (lead, events, rollups, search document, counters,
+ * seen sources) go through a group commit: writes that arrive while a batch is
+ * committing are sent together as the next batch, in one transaction with one
+ * statement per kind of write, so concurrent leads share round trips and WAL
+ * flushes. Each call still answers only once its own write has committed, and a
+ * write the database refuses fails only its own call. Lookups of flows, accounts
+ * and entities made in the same turn of the event loop share one statement.
  * @example
  * import pg from 'pg';
  * import { migrate, postgresStorage } from '@leadroute/postgres';
@@ -62,21 +73,23 @@ export interface PostgresStorageOptions {
 export function postgresStorage(options: PostgresStorageOptions): Storage {
   const schema = options.schema ?? DEFAULT_SCHEMA;
   quoteIdent(schema); // refuse an unusable schema name now rather than on the first query
+  const writer = groupCommit(options.pool);
+  const reader = batchedReader(options.pool);
   return {
-    accounts: accountStore(options.pool, schema),
-    entities: entityStore(options.pool, schema),
+    accounts: accountStore(options.pool, schema, reader),
+    entities: entityStore(options.pool, schema, reader),
     aliases: aliasStore(options.pool, schema),
-    flows: flowStore(options.pool, schema),
-    leads: leadStore(options.pool, schema),
-    events: eventStore(options.pool, schema),
-    counters: counterStore(options.pool, schema),
+    flows: flowStore(options.pool, schema, reader),
+    leads: leadStore(options.pool, schema, writer),
+    events: eventStore(options.pool, schema, writer),
+    counters: counterStore(options.pool, schema, writer),
     credentials: credentialStore(options.pool, schema),
-    rollups: rollupStore(options.pool, schema),
-    search: searchIndex(options.pool, schema),
+    rollups: rollupStore(options.pool, schema, writer),
+    search: searchIndex(options.pool, schema, writer),
     exports: exportStore(options.pool, schema),
     jobs: jobStore(options.pool, schema),
     spool: postgresSpool({ pool: options.pool, schema }),
     certificates: certificateStore(options.pool, schema),
-    alerts: alertStore(options.pool, schema),
+    alerts: alertStore(options.pool, schema, writer),
   };
 }

@@ -104,3 +104,10 @@ export function toJsonbArray(items: readonly unknown[]): string {
 export function fromJsonbArray<T>(value: unknown[] | string): T[] {
   return json<unknown[]>(value).map((item) => fromJsonb(item as T));
 }
+
+/**
+ * The text PostgreSQL holds for a string `pg` sent: UTF-8 encoding turns a lone
+ * surrogate into U+FFFD. What RETURNING answers is matched to its caller's input
+ * through this, so the match is the one the database made.
+ */
+export const asStored = (text: string): string => Buffer.from(text, 'utf8').toString('utf8');

@@ -1,4 +1,5 @@
 import type { Account, AccountStore, ApiKeyRecord, User } from '@leadroute/core';
+import { directReader, type ReadKind, type Reader } from '../batch/reads';
 import { type Queryable, query } from '../query';
 import { fromJsonb, iso, qualified, toJsonb } from '../sql';
 
@@ -34,10 +35,18 @@ const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
   created_at: iso(row.created_at),
 });
 
-/** Accounts and their hashed API keys; the hash is the key's primary key, so lookups are exact. */
-export function accountStore(db: Queryable, schema: string): AccountStore {
+/**
+ * Accounts and their hashed API keys; the hash is the key's primary key, so lookups
+ * are exact. Accounts are read through `reader`, which may look several up in one statement.
+ */
+export function accountStore(db: Queryable, schema: string, reader: Reader = directReader(db)): AccountStore {
   const accounts = qualified(schema, 'accounts');
   const keys = qualified(schema, 'api_keys');
+  const byId: ReadKind<AccountRow> = {
+    what: 'get account',
+    statement: (ids) => ({ text: `SELECT id, name, plan, time_zone, staff, created_at FROM ${accounts} WHERE id = ANY($1::text[])`, values: [ids] }),
+    id: (row) => row.id,
+  };
   return {
     insert: (a) =>
       query(db, 'insert account', `INSERT INTO ${accounts} (id, name, plan, time_zone, staff, created_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
@@ -48,10 +57,7 @@ export function accountStore(db: Queryable, schema: string): AccountStore {
         a.staff,
         a.created_at,
       ]).map(() => undefined),
-    get: (id) =>
-      query<AccountRow>(db, 'get account', `SELECT id, name, plan, time_zone, staff, created_at FROM ${accounts} WHERE id = $1`, [id]).map(
-        ({ rows: [row] }) => (row ? toAccount(row) : undefined),
-      ),
+    get: (id) => reader.get(byId, id).map((row) => (row ? toAccount(row) : undefined)),
     insertKey: (k) =>
       query(db, 'insert API key', `INSERT INTO ${keys} (hash, account_id, "user", created_at) VALUES ($1, $2, $3::jsonb, $4)`, [
         k.hash,

@@ -1,20 +1,64 @@
 import type { AlertStore, StoredActivity, StoredAlert } from '@leadroute/core';
+import { directWriter, valuesList, type WriteKind, type Writer } from '../batch/writer';
 import { type Queryable, query } from '../query';
-import { fromJsonb, qualified, toJsonb } from '../sql';
+import { asStored, fromJsonb, qualified, toJsonb } from '../sql';
+
+interface Sighting {
+  readonly accountId: string;
+  readonly sourceId: string;
+  readonly at: string;
+}
+
+/**
+ * Marking sources seen: one `INSERT ... ON CONFLICT DO NOTHING RETURNING` of each
+ * distinct pair's first sighting in the batch; a pair RETURNING names is the one
+ * insert that landed, and its first sighting the one that made it. Later sightings of
+ * the pair in the batch answer false, as they would have one after the other.
+ */
+const markSourcesSeen = (table: string): WriteKind<Sighting, boolean> => ({
+  what: 'mark source seen',
+  plan: (sightings) => {
+    const key = (accountId: string, sourceId: string) => JSON.stringify([asStored(accountId), asStored(sourceId)]);
+    const first = new Map<string, number>();
+    sightings.forEach((s, index) => {
+      const k = key(s.accountId, s.sourceId);
+      if (!first.has(k)) first.set(k, index);
+    });
+    const firsts = [...first.values()].map((index) => sightings[index] as Sighting);
+    return {
+      statements: [
+        {
+          text: `INSERT INTO ${table} (account_id, source_id, seen_at) VALUES ${valuesList(firsts.length, ['', '', ''])}
+         ON CONFLICT DO NOTHING RETURNING account_id, source_id`,
+          values: firsts.flatMap((s) => [s.accountId, s.sourceId, s.at]),
+        },
+      ],
+      answers: (results) => {
+        const landed = new Set((results[0]?.rows ?? []).map((row: { account_id: string; source_id: string }) => key(row.account_id, row.source_id)));
+        return sightings.map((s, index) => {
+          const k = key(s.accountId, s.sourceId);
+          return first.get(k) === index && landed.has(k);
+        });
+      },
+    };
+  },
+});
 
 /**
  * Alerts, their timelines, settings overrides, seen sources and detector leases.
  * Every write that must be atomic is one statement: `markSourceSeen` an
- * `INSERT ... ON CONFLICT DO NOTHING` (true for the one insert that lands), and
+ * `INSERT ... ON CONFLICT DO NOTHING` (true for the one insert that lands; through
+ * `writer`, which may send several callers' sightings in one statement), and
  * `tryLease` an upsert whose update only happens when the lease is free, expired or
  * the caller's own (the row lock makes concurrent callers re-check in turn).
  */
-export function alertStore(db: Queryable, schema: string): AlertStore {
+export function alertStore(db: Queryable, schema: string, writer: Writer = directWriter(db)): AlertStore {
   const alerts = qualified(schema, 'alerts');
   const activity = qualified(schema, 'alert_activity');
   const settings = qualified(schema, 'alert_settings');
   const seen = qualified(schema, 'alert_seen_sources');
   const leases = qualified(schema, 'leases');
+  const markSeen = markSourcesSeen(seen);
   return {
     put: (alert) =>
       query(
@@ -72,12 +116,7 @@ export function alertStore(db: Queryable, schema: string): AlertStore {
         `INSERT INTO ${settings} (scope, overrides) VALUES ($1, $2::jsonb) ON CONFLICT (scope) DO UPDATE SET overrides = EXCLUDED.overrides`,
         [scope, toJsonb(overrides)],
       ).map(() => undefined),
-    markSourceSeen: (accountId, sourceId, at) =>
-      query(db, 'mark source seen', `INSERT INTO ${seen} (account_id, source_id, seen_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
-        accountId,
-        sourceId,
-        at,
-      ]).map(({ rowCount }) => rowCount > 0),
+    markSourceSeen: (accountId, sourceId, at) => writer.write(markSeen, { accountId, sourceId, at }),
     tryLease: (name, owner, now, until) =>
       query(
         db,

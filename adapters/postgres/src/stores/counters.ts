@@ -1,30 +1,88 @@
 import type { CounterStore, StoreError } from '@leadroute/core';
 import type { ResultAsync } from 'neverthrow';
+import { directWriter, distinctRounds, WRITE_ALONE, type WriteKind, type Writer } from '../batch/writer';
 import { type Queryable, query } from '../query';
-import { qualified } from '../sql';
+import { asStored, qualified } from '../sql';
+
+interface Increment {
+  readonly key: string;
+  readonly maximum: number;
+  readonly expiresAt: string;
+}
+
+/** Increments of one counter with the same maximum and window, made together. */
+interface Group {
+  readonly key: string;
+  readonly maximum: number;
+  readonly expiresAt: string;
+  readonly indexes: number[];
+}
 
 /**
- * Cap and ping-limit counters. `tryIncrement` is one statement: the insert of a new
- * key and the increment of an existing one are the two arms of an upsert whose
- * update only happens while `count < maximum`. Concurrent callers serialize on the
- * row lock and each re-checks the condition against the committed count, so no
- * more than `maximum` of them ever succeed.
+ * Increments in one upsert per round of distinct keys (an upsert cannot touch a row
+ * twice in a statement). Equal increments of one key (same maximum and window, as
+ * every lead through one cap asks) go as one row adding `n`, and only when all `n`
+ * fit (`count + n - 1 < maximum`), which is exactly when made one after the other
+ * each would have counted. When they do not all fit, the row is left as it was and
+ * each is made alone afterwards ({@link WRITE_ALONE}), one at a time. One increment
+ * is the plain upsert: insert the key with count 1, or add 1 while `count < maximum`.
+ * RETURNING names the keys that counted; keys go in sorted order, so batches of
+ * several processes lock counters in the same order.
  */
-export function counterStore(db: Queryable, schema: string): CounterStore {
-  const table = qualified(schema, 'counters');
-  return {
-    tryIncrement: (key, maximum, expiresAt) =>
-      query(
-        db,
-        'increment counter',
-        `INSERT INTO ${table} AS c (key, count, expires_at)
-         SELECT $1, 1, $3::timestamptz WHERE 0 < $2::float8
-         ON CONFLICT (key) DO UPDATE SET count = c.count + 1, expires_at = EXCLUDED.expires_at
-         WHERE c.count < $2::float8
-         RETURNING c.count`,
+const incrementCounters = (table: string): WriteKind<Increment, boolean> => ({
+  what: 'increment counter',
+  plan: (increments) => {
+    const groups = new Map<string, Group>();
+    increments.forEach((i, index) => {
+      const id = JSON.stringify([asStored(i.key), i.maximum, i.expiresAt]);
+      const group = groups.get(id);
+      if (group) group.indexes.push(index);
+      else groups.set(id, { key: i.key, maximum: i.maximum, expiresAt: i.expiresAt, indexes: [index] });
+    });
+    const rounds = distinctRounds([...groups.values()], (g) => asStored(g.key));
+    return {
+      statements: rounds.map((round) => ({
+        text: `INSERT INTO ${table} AS c (key, count, expires_at)
+         SELECT t.key, t.n, t.expires_at FROM unnest($1::text[], $2::float8[], $3::timestamptz[], $4::int[]) AS t (key, maximum, expires_at, n)
+         WHERE t.n - 1 < t.maximum ORDER BY t.key COLLATE "C"
+         ON CONFLICT (key) DO UPDATE SET count = c.count + EXCLUDED.count, expires_at = EXCLUDED.expires_at
+         WHERE c.count + EXCLUDED.count - 1 < (SELECT u.maximum FROM unnest($1::text[], $2::float8[]) AS u (key, maximum) WHERE u.key = c.key)
+         RETURNING c.key`,
         // float8 takes any maximum the memory adapter compares against (7.5 allows 8, Infinity never stops).
-        [key, maximum, expiresAt],
-      ).map(({ rowCount }) => rowCount > 0),
+        values: [
+          round.map(({ input }) => input.key),
+          round.map(({ input }) => input.maximum),
+          round.map(({ input }) => input.expiresAt),
+          round.map(({ input }) => input.indexes.length),
+        ],
+      })),
+      answers: (results) => {
+        const counted: (boolean | typeof WRITE_ALONE)[] = increments.map(() => false);
+        rounds.forEach((round, r) => {
+          const keys = new Set((results[r]?.rows ?? []).map((row: { key: string }) => row.key));
+          for (const { input: group } of round) {
+            // A lone increment that did not count is refused; several that did not all fit are made one by one.
+            const answer = keys.has(asStored(group.key)) ? true : group.indexes.length > 1 ? WRITE_ALONE : false;
+            for (const index of group.indexes) counted[index] = answer;
+          }
+        });
+        return counted;
+      },
+    };
+  },
+});
+
+/**
+ * Cap and ping-limit counters. `tryIncrement` is one upsert (see above): concurrent
+ * callers serialize on the row lock and each re-checks the condition against the
+ * committed count, so no more than `maximum` of them ever succeed. Increments go
+ * through `writer`, which may send several callers' increments in one statement.
+ */
+export function counterStore(db: Queryable, schema: string, writer: Writer = directWriter(db)): CounterStore {
+  const table = qualified(schema, 'counters');
+  const increment = incrementCounters(table);
+  return {
+    tryIncrement: (key, maximum, expiresAt) => writer.write(increment, { key, maximum, expiresAt }),
     decrement: (key) =>
       query(db, 'decrement counter', `UPDATE ${table} SET count = count - 1 WHERE key = $1 AND count > 0`, [key]).map(() => undefined),
     get: (key) =>

@@ -1,4 +1,5 @@
 import type { EntityRecord, EntityStore } from '@leadroute/core';
+import { directReader, type ReadKind, type Reader } from '../batch/reads';
 import { type Queryable, query } from '../query';
 import { iso, isoOrNull, placeholders, qualified } from '../sql';
 
@@ -51,10 +52,18 @@ const toEntity = (row: EntityRow): EntityRecord => ({
   updated_at: iso(row.updated_at),
 });
 
-/** Custom and account entities. Never deleted: deprecation is an update. */
-export function entityStore(db: Queryable, schema: string): EntityStore {
+/**
+ * Custom and account entities. Never deleted: deprecation is an update. Entities are
+ * read through `reader`, which may look several up in one statement.
+ */
+export function entityStore(db: Queryable, schema: string, reader: Reader = directReader(db)): EntityStore {
   const table = qualified(schema, 'entities');
   const select = `SELECT ${COLUMNS.join(', ')} FROM ${table}`;
+  const byId: ReadKind<EntityRow> = {
+    what: 'get entity',
+    statement: (ids) => ({ text: `${select} WHERE id = ANY($1::text[])`, values: [ids] }),
+    id: (row) => row.id,
+  };
   const assignments = COLUMNS.slice(1)
     .map((column, i) => `${column} = $${i + 2}`)
     .join(', ');
@@ -63,7 +72,7 @@ export function entityStore(db: Queryable, schema: string): EntityStore {
       query(db, 'insert entity', `INSERT INTO ${table} (${COLUMNS.join(', ')}) VALUES (${placeholders(COLUMNS.length)})`, values(entity)).map(
         () => undefined,
       ),
-    get: (id) => query<EntityRow>(db, 'get entity', `${select} WHERE id = $1`, [id]).map(({ rows: [row] }) => (row ? toEntity(row) : undefined)),
+    get: (id) => reader.get(byId, id).map((row) => (row ? toEntity(row) : undefined)),
     listByOwner: (accountId) =>
       query<EntityRow>(db, 'list entities', `${select} WHERE owner_account_id = $1 ORDER BY created_at, id`, [accountId]).map(({ rows }) =>
         rows.map(toEntity),

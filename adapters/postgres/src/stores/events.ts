@@ -1,4 +1,5 @@
 import type { EventStore, EventStoreQuery, StoredEvent } from '@leadroute/core';
+import { directWriter, valuesList, type WriteKind, type Writer } from '../batch/writer';
 import { type Queryable, query } from '../query';
 import { fromJsonb, qualified, toJsonb } from '../sql';
 
@@ -33,23 +34,35 @@ export function eventFilter(q: EventStoreQuery): { where: string; values: unknow
   return { where: clauses.join(' AND '), values };
 }
 
+const INSERTED = ['id', 'account_id', 'type', 'start_timestamp', 'lead_id', 'flow_id', 'key', 'expires_at', 'body'];
+const CASTS = ['', '', '', '', '', '', '', '', 'jsonb'];
+
+/** Inserting events, any number in one statement. */
+const insertEvents = (table: string): WriteKind<StoredEvent, undefined> => ({
+  what: 'insert event',
+  plan: (events) => ({
+    statements: [
+      {
+        text: `INSERT INTO ${table} (${INSERTED.join(', ')}) VALUES ${valuesList(events.length, CASTS)}`,
+        values: events.flatMap((e) => [e.id, e.account_id, e.type, e.start_timestamp, e.lead_id, e.flow_id, e.key ? keyColumn(e.key) : null, e.expires_at, toJsonb(e)]),
+      },
+    ],
+    answers: () => events.map(() => undefined),
+  }),
+});
+
 /**
  * Event records: the whole record is the jsonb `body`, and the columns beside it
  * are what the events API pages and filters on (`(account_id, id)`,
  * `(account_id, lead_id, id)`), what feedback looks a delivery up by (`key`) and
- * what the retention purge deletes by (`expires_at`).
+ * what the retention purge deletes by (`expires_at`). Inserts go through `writer`,
+ * which may send several callers' events in one statement.
  */
-export function eventStore(db: Queryable, schema: string): EventStore {
+export function eventStore(db: Queryable, schema: string, writer: Writer = directWriter(db)): EventStore {
   const table = qualified(schema, 'events');
+  const insert = insertEvents(table);
   return {
-    insert: (e) =>
-      query(
-        db,
-        'insert event',
-        `INSERT INTO ${table} (id, account_id, type, start_timestamp, lead_id, flow_id, key, expires_at, body)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)`,
-        [e.id, e.account_id, e.type, e.start_timestamp, e.lead_id, e.flow_id, e.key ? keyColumn(e.key) : null, e.expires_at, toJsonb(e)],
-      ).map(() => undefined),
+    insert: (e) => writer.write(insert, e),
     get: (id) => query<EventRow>(db, 'get event', `SELECT body FROM ${table} WHERE id = $1`, [id]).map(({ rows: [row] }) => (row ? toEvent(row) : undefined)),
     query: (q) => {
       const { where, values } = eventFilter(q);

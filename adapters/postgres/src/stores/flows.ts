@@ -1,5 +1,6 @@
 import { errors, type FlowRecord, type FlowStore, type StoreError } from '@leadroute/core';
 import { errAsync, okAsync } from 'neverthrow';
+import { directReader, type ReadKind, type Reader } from '../batch/reads';
 import { type Queryable, query } from '../query';
 import { fromJsonb, qualified, toJsonb } from '../sql';
 
@@ -7,13 +8,23 @@ interface FlowRow {
   body: FlowRecord | string;
 }
 
+interface KeyedFlowRow extends FlowRow {
+  id: string;
+}
+
 /**
  * Flow configurations as one jsonb document each. `version` is also a column, so an
  * update is a single `UPDATE ... WHERE version = expected`: of two concurrent
- * updates from the same version, the row lock lets exactly one match.
+ * updates from the same version, the row lock lets exactly one match. Flows are read
+ * through `reader`, which may look several up in one statement.
  */
-export function flowStore(db: Queryable, schema: string): FlowStore {
+export function flowStore(db: Queryable, schema: string, reader: Reader = directReader(db)): FlowStore {
   const table = qualified(schema, 'flows');
+  const byId: ReadKind<KeyedFlowRow> = {
+    what: 'get flow',
+    statement: (ids) => ({ text: `SELECT id, body FROM ${table} WHERE id = ANY($1::text[])`, values: [ids] }),
+    id: (row) => row.id,
+  };
   return {
     insert: (flow) =>
       query(db, 'insert flow', `INSERT INTO ${table} (id, account_id, version, body) VALUES ($1, $2, $3, $4::jsonb)`, [
@@ -22,7 +33,7 @@ export function flowStore(db: Queryable, schema: string): FlowStore {
         flow.version,
         toJsonb(flow),
       ]).map(() => undefined),
-    get: (id) => query<FlowRow>(db, 'get flow', `SELECT body FROM ${table} WHERE id = $1`, [id]).map(({ rows: [row] }) => (row ? fromJsonb(row.body) : undefined)),
+    get: (id) => reader.get(byId, id).map((row) => (row ? fromJsonb(row.body) : undefined)),
     // IDs grow with creation time, so ID order is oldest first.
     listByAccount: (accountId) =>
       query<FlowRow>(db, 'list flows', `SELECT body FROM ${table} WHERE account_id = $1 ORDER BY id`, [accountId]).map(({ rows }) =>

@@ -1,4 +1,5 @@
 import type { LeadRecord, LeadStore } from '@leadroute/core';
+import { directWriter, valuesList, type WriteKind, type Writer } from '../batch/writer';
 import { type Queryable, query } from '../query';
 import { fromJsonb, iso, isoOrNull, qualified, toJsonb } from '../sql';
 
@@ -20,25 +21,44 @@ const toLead = (row: LeadRow): LeadRecord => ({
   expires_at: iso(row.expires_at),
 });
 
-/** Leads with their fields as jsonb; retention deletes by the `expires_at` index. */
-export function leadStore(db: Queryable, schema: string): LeadStore {
+const CASTS = ['', '', '', '', '', '', '', 'jsonb', '', '', '', ''];
+
+/** Inserting leads, any number in one statement. */
+const insertLeads = (table: string): WriteKind<LeadRecord, undefined> => ({
+  what: 'insert lead',
+  plan: (leads) => ({
+    statements: [
+      {
+        text: `INSERT INTO ${table} (${COLUMNS}) VALUES ${valuesList(leads.length, CASTS)}`,
+        values: leads.flatMap((l) => [
+          l.id,
+          l.account_id,
+          l.flow_id,
+          l.flow_name,
+          l.source_id,
+          l.source_name,
+          l.submission_timestamp,
+          toJsonb(l.fields),
+          l.purchase_price,
+          l.latest_event_id,
+          l.returned_at,
+          l.expires_at,
+        ]),
+      },
+    ],
+    answers: () => leads.map(() => undefined),
+  }),
+});
+
+/**
+ * Leads with their fields as jsonb; retention deletes by the `expires_at` index.
+ * Inserts go through `writer`, which may send several callers' leads in one statement.
+ */
+export function leadStore(db: Queryable, schema: string, writer: Writer = directWriter(db)): LeadStore {
   const table = qualified(schema, 'leads');
+  const insert = insertLeads(table);
   return {
-    insert: (l) =>
-      query(db, 'insert lead', `INSERT INTO ${table} (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12)`, [
-        l.id,
-        l.account_id,
-        l.flow_id,
-        l.flow_name,
-        l.source_id,
-        l.source_name,
-        l.submission_timestamp,
-        toJsonb(l.fields),
-        l.purchase_price,
-        l.latest_event_id,
-        l.returned_at,
-        l.expires_at,
-      ]).map(() => undefined),
+    insert: (l) => writer.write(insert, l),
     get: (id) => query<LeadRow>(db, 'get lead', `SELECT ${COLUMNS} FROM ${table} WHERE id = $1`, [id]).map(({ rows: [row] }) => (row ? toLead(row) : undefined)),
     setLatestEvent: (id, eventId) =>
       query(db, 'set latest lead event', `UPDATE ${table} SET latest_event_id = $2 WHERE id = $1`, [id, eventId]).map(() => undefined),

@@ -1,4 +1,5 @@
 import type { RollupRow, RollupStore } from '@leadroute/core';
+import { directWriter, type WriteKind, type Writer } from '../batch/writer';
 import { type Queryable, query } from '../query';
 import { iso, qualified } from '../sql';
 
@@ -14,30 +15,46 @@ type RollupDbRow = Omit<RollupRow, 'hour' | 'count'> & { hour: Date | string; co
 const toRow = (row: RollupDbRow): RollupRow => ({ ...row, hour: iso(row.hour), count: Number(row.count) });
 
 /**
- * Statistics counters per cell. `add` is one `INSERT ... SELECT FROM unnest(...)
- * ON CONFLICT DO UPDATE` that adds to the stored sums, so concurrent adds to one
- * cell never lose a count. Rows for the same cell within one call are summed first:
- * ON CONFLICT cannot touch one row twice in a statement.
+ * Adding rollup rows: the rows of every call in the batch in one `INSERT ... SELECT
+ * FROM unnest(...) ON CONFLICT DO UPDATE` that adds to the stored sums. Rows for the
+ * same cell are summed first (ON CONFLICT cannot touch one row twice in a
+ * statement), and cells go in key order, so batches of several processes lock
+ * cells in the same order.
  */
-export function rollupStore(db: Queryable, schema: string): RollupStore {
-  const table = qualified(schema, 'rollups');
-  const select = `SELECT ${CELL.join(', ')}, count, cost, revenue, purchase_price FROM ${table}`;
-  return {
-    add: (rows) => {
-      const columns: unknown[][] = COLUMNS.map(() => []);
-      for (const row of rows) COLUMNS.forEach((column, i) => columns[i]?.push(row[column]));
-      return query(
-        db,
-        'add rollups',
-        `INSERT INTO ${table} AS r (${COLUMNS.join(', ')})
+const addRollups = (table: string): WriteKind<readonly RollupRow[], undefined> => ({
+  what: 'add rollups',
+  plan: (calls) => {
+    const columns: unknown[][] = COLUMNS.map(() => []);
+    for (const rows of calls) for (const row of rows) COLUMNS.forEach((column, i) => columns[i]?.push(row[column]));
+    return {
+      statements: [
+        {
+          text: `INSERT INTO ${table} AS r (${COLUMNS.join(', ')})
          SELECT ${CELL.join(', ')}, sum(count), sum(cost), sum(revenue), sum(purchase_price)
          FROM unnest(${TYPES.map((type, i) => `$${i + 1}::${type}[]`).join(', ')}) AS t (${COLUMNS.join(', ')})
          GROUP BY ${CELL.join(', ')}
+         ORDER BY ${CELL.join(', ')}
          ON CONFLICT (${CELL.join(', ')}) DO UPDATE SET
            ${SUMS.map((sum) => `${sum} = r.${sum} + EXCLUDED.${sum}`).join(', ')}`,
-        columns,
-      ).map(() => undefined);
-    },
+          values: columns,
+        },
+      ],
+      answers: () => calls.map(() => undefined),
+    };
+  },
+});
+
+/**
+ * Statistics counters per cell. `add` is one upsert (see above), so concurrent adds
+ * to one cell never lose a count; it goes through `writer`, which may send several
+ * callers' rows in one statement.
+ */
+export function rollupStore(db: Queryable, schema: string, writer: Writer = directWriter(db)): RollupStore {
+  const table = qualified(schema, 'rollups');
+  const select = `SELECT ${CELL.join(', ')}, count, cost, revenue, purchase_price FROM ${table}`;
+  const add = addRollups(table);
+  return {
+    add: (rows) => writer.write(add, rows),
     query: (q) =>
       query<RollupDbRow>(
         db,

@@ -9,8 +9,9 @@ import {
   type SearchPhrase,
 } from '@leadroute/core';
 import { ResultAsync } from 'neverthrow';
+import { directWriter, distinctRounds, valuesList, type WriteKind, type Writer } from '../batch/writer';
 import { type Queryable, query } from '../query';
-import { fromJsonb, qualified, toJsonb } from '../sql';
+import { asStored, fromJsonb, qualified, toJsonb } from '../sql';
 
 /**
  * Terms longer than this are cut (documents and queries alike): a tsvector lexeme
@@ -83,35 +84,50 @@ export function searchStatement(table: string, q: SearchIndexQuery): { text: str
   return { text, values, counted: `SELECT count(*)::float8 AS total FROM ${table} WHERE ${whereText}`, countValues };
 }
 
+const CASTS = ['text', 'text', 'text[]', 'text', 'jsonb', 'jsonb', 'timestamptz'];
+
+/**
+ * Indexing documents: one upsert per round of distinct leads (an upsert cannot touch
+ * a row twice in a statement), so a lead indexed twice in a batch ends as its last
+ * document, as it would one call after the other.
+ */
+const indexDocuments = (table: string): WriteKind<SearchDocument, undefined> => ({
+  what: 'index lead for search',
+  plan: (docs) => ({
+    statements: distinctRounds(docs, (doc) => JSON.stringify([asStored(doc.account_id), asStored(doc.lead_id)])).map((round) => ({
+      text: `INSERT INTO ${table} AS d (account_id, lead_id, terms, phrase_text, sort_keys, document, expires_at)
+         SELECT account_id, lead_id, array_to_tsvector(terms), phrase_text, sort_keys, document, expires_at
+         FROM (VALUES ${valuesList(round.length, CASTS)}) AS v (account_id, lead_id, terms, phrase_text, sort_keys, document, expires_at)
+         ON CONFLICT (account_id, lead_id) DO UPDATE SET
+           seq = EXCLUDED.seq, terms = EXCLUDED.terms, phrase_text = EXCLUDED.phrase_text, sort_keys = EXCLUDED.sort_keys,
+           document = EXCLUDED.document, expires_at = EXCLUDED.expires_at`,
+      values: round.flatMap(({ input: doc }) => [
+        doc.account_id,
+        doc.lead_id,
+        [...new Set(documentTerms(doc).map((t) => lexeme(doc.account_id, t)))],
+        phraseText(doc),
+        JSON.stringify(sortKeys(doc)),
+        toJsonb(doc),
+        doc.expires_at,
+      ]),
+    })),
+    answers: () => docs.map(() => undefined),
+  }),
+});
+
 /**
  * The lead search index on a tsvector column. Core's tokenizer makes the terms (so
  * PostgreSQL's text parser and dictionaries play no part and the memory index
  * matches alike); a query is one tsquery of prefix lexemes (`'<account>.<term>':*`)
  * and whole phrase tokens, ANDed, on a GIN index, with phrases then checked at word
- * boundaries on `phrase_text`.
+ * boundaries on `phrase_text`. Documents are indexed through `writer`, which may
+ * send several callers' documents in one statement.
  */
-export function searchIndex(db: Queryable, schema: string): SearchIndex {
+export function searchIndex(db: Queryable, schema: string, writer: Writer = directWriter(db)): SearchIndex {
   const table = qualified(schema, 'search_documents');
+  const index = indexDocuments(table);
   return {
-    index: (doc) =>
-      query(
-        db,
-        'index lead for search',
-        `INSERT INTO ${table} AS d (account_id, lead_id, terms, phrase_text, sort_keys, document, expires_at)
-         VALUES ($1, $2, array_to_tsvector($3::text[]), $4, $5::jsonb, $6::jsonb, $7)
-         ON CONFLICT (account_id, lead_id) DO UPDATE SET
-           seq = EXCLUDED.seq, terms = EXCLUDED.terms, phrase_text = EXCLUDED.phrase_text, sort_keys = EXCLUDED.sort_keys,
-           document = EXCLUDED.document, expires_at = EXCLUDED.expires_at`,
-        [
-          doc.account_id,
-          doc.lead_id,
-          [...new Set(documentTerms(doc).map((t) => lexeme(doc.account_id, t)))],
-          phraseText(doc),
-          JSON.stringify(sortKeys(doc)),
-          toJsonb(doc),
-          doc.expires_at,
-        ],
-      ).map(() => undefined),
+    index: (doc) => writer.write(index, doc),
     // The page and the count run side by side on two connections: a page of an
     // account's newest leads stops after `limit` rows, which a count in the same
     // statement (a window over every match) would not let it do.

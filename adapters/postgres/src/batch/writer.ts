@@ -1,0 +1,86 @@
+import type { StoreError } from '@leadroute/core';
+import type { ResultAsync } from 'neverthrow';
+import type { QueryResult } from 'pg';
+import { attempt, type Queryable } from '../query';
+
+/** One parameterised statement. */
+export interface Statement {
+  readonly text: string;
+  readonly values: readonly unknown[];
+}
+
+/**
+ * An answer meaning "this input was not written with the others; write it alone":
+ * for a write whose batched form only decides the common case (several increments
+ * of one counter all fitting under its maximum). A plan of one input never answers it.
+ */
+export const WRITE_ALONE: unique symbol = Symbol('write alone');
+
+/** The statements that write a set of inputs, and how each input's answer is read from their results. */
+export interface Plan<Out> {
+  readonly statements: readonly Statement[];
+  /** One answer per input, in input order, from the statements' results (in statement order). */
+  answers(results: readonly QueryResult[]): (Out | typeof WRITE_ALONE)[];
+}
+
+/**
+ * A kind of write that several callers' inputs can share statements for: a
+ * multi-row INSERT, one upsert over unnested arrays. `plan([input])` is the write
+ * made alone; `plan(inputs)` the same writes made together, inputs in arrival order.
+ */
+export interface WriteKind<In, Out> {
+  /**
+   * The operation in error messages (`insert event` gives `[leadroute] [postgres]
+   * insert event failed: ...`). Kinds in one transaction run in the order of this
+   * name, so every process takes row locks in the same order.
+   */
+  readonly what: string;
+  plan(inputs: readonly In[]): Plan<Out>;
+}
+
+/** Where stores send the writes that can be batched. */
+export interface Writer {
+  write<In, Out>(kind: WriteKind<In, Out>, input: In): ResultAsync<Out, StoreError>;
+}
+
+/** Makes one write: its plan's statement(s) one after the other on `db`. */
+async function writeAlone<Out>(db: Queryable, plan: Plan<Out>): Promise<Out> {
+  const results: QueryResult[] = [];
+  for (const statement of plan.statements) results.push(await db.query(statement.text, statement.values as unknown[]));
+  const [answer] = plan.answers(results);
+  if (answer === WRITE_ALONE) throw new Error('[leadroute] [postgres] a plan of one write left it unwritten.');
+  return answer as Out;
+}
+
+/** A writer making each write on its own, straight away: a store used on a `pg.Client` or without a pool. */
+export function directWriter(db: Queryable): Writer {
+  return {
+    write: <In, Out>(kind: WriteKind<In, Out>, input: In) => attempt(kind.what, () => writeAlone(db, kind.plan([input]))),
+  };
+}
+
+/**
+ * Splits inputs into rounds in which no key occurs twice, the n-th occurrence of a key
+ * in the n-th round: an upsert cannot touch one row twice in a statement, and a
+ * key's writes stay in arrival order from round to round.
+ */
+export function distinctRounds<T>(inputs: readonly T[], key: (input: T) => string): { input: T; index: number }[][] {
+  const rounds: { input: T; index: number }[][] = [];
+  const seen = new Map<string, number>();
+  inputs.forEach((input, index) => {
+    const k = key(input);
+    const round = seen.get(k) ?? 0;
+    seen.set(k, round + 1);
+    (rounds[round] ??= []).push({ input, index });
+  });
+  return rounds;
+}
+
+/** `($1, $2::jsonb), ($3, $4::jsonb)`: a VALUES list of `rows` rows, each column cast as `casts` says ('' for none). */
+export function valuesList(rows: number, casts: readonly string[]): string {
+  const width = casts.length;
+  return Array.from(
+    { length: rows },
+    (_, r) => `(${casts.map((cast, c) => `$${r * width + c + 1}${cast ? `::${cast}` : ''}`).join(', ')})`,
+  ).join(', ');
+}
