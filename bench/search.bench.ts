@@ -2,7 +2,7 @@
 // scan of the same leads (pre-tokenized, so the scan does no parsing either).
 // Targets (issue 12): p99 under 5 ms, and at least 50x the scan.
 import { memorySearchIndex } from '../adapters/memory/src/search-index';
-import { fieldTerms, parseSearchText, phraseText } from '../packages/core/src/search/tokens';
+import { fieldTerms, normalizeText, parseSearchText, phraseText } from '../packages/core/src/search/tokens';
 import { SEARCH_FIELDS, type SearchDocument, type SearchField } from '../packages/core/src/ports/search';
 import type { BenchRow } from './harness';
 import { measure } from './harness';
@@ -73,7 +73,7 @@ export function queries(docs: readonly SearchDocument[], kind: 'prefix' | 'multi
 function scanner(docs: readonly SearchDocument[]) {
   const terms = docs.map((d) => SEARCH_FIELDS.flatMap((f) => fieldTerms(f, d.fields[f])));
   const texts = docs.map((d) => SEARCH_FIELDS.map((f) => phraseText(f, d.fields[f])));
-  return (text: string) => {
+  const matching = (text: string) => {
     const q = parseSearchText(text);
     const found: number[] = [];
     for (let i = 0; i < docs.length; i++) {
@@ -81,7 +81,22 @@ function scanner(docs: readonly SearchDocument[]) {
       const x = texts[i] as string[];
       if (q.terms.every((term) => t.some((w) => w.startsWith(term))) && q.phrases.every((p) => x.some((text) => text.includes(` ${p.text} `)))) found.push(i);
     }
-    return { total: found.length, page: found.slice(-10).reverse() };
+    return found;
+  };
+  // Sort keys prepared once too, so the sorted scan only compares.
+  const lastNames = docs.map((d) => normalizeText(d.fields.last_name).trim());
+  return {
+    newest(text: string) {
+      const found = matching(text);
+      return { total: found.length, page: found.slice(-10).reverse() };
+    },
+    /** The same scan, its matches sorted by last name (leads without one last), first 10 kept. */
+    byLastName(text: string) {
+      const found = matching(text);
+      const key = (i: number) => lastNames[i] as string;
+      found.sort((a, b) => (key(a) === '') !== (key(b) === '') ? (key(a) === '' ? 1 : -1) : key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a - b);
+      return { total: found.length, page: found.slice(0, 10) };
+    },
   };
 }
 
@@ -123,7 +138,7 @@ export default async function searchBench(): Promise<BenchRow[]> {
     };
     const fast = await measure(search, { seconds: 3 });
     const cpu = await cpuPercentiles(search, 3000);
-    const slow = await measure(() => scan(pool[j++ % pool.length] as string), { seconds: 2 });
+    const slow = await measure(() => scan.newest(pool[j++ % pool.length] as string), { seconds: 2 });
     rows.push(
       row(`search: ${kind} query, 100k leads, p50`, fast.p50, { baseline: 'linear scan p50', baselineValue: slow.p50, ratio: slow.p50 / fast.p50, target: '>= 50', met: slow.p50 / fast.p50 >= 50 }),
       row(`search: ${kind} query, 100k leads, p99`, fast.p99, { baseline: 'linear scan p99', baselineValue: slow.p99, ratio: slow.p99 / fast.p99, target: 'p99 < 5 ms', met: fast.p99 < 5 }),
@@ -136,6 +151,11 @@ export default async function searchBench(): Promise<BenchRow[]> {
     const parsed = parseSearchText(sorted[k++ % sorted.length] as string);
     return index.search({ account_id: ACCOUNT, terms: parsed.terms, phrases: parsed.phrases, sort: { field: 'last_name', dir: 'asc' }, from: 0, limit: 10 });
   }, { seconds: 2 });
-  rows.push(row('search: prefix query sorted by last_name, 100k leads, p99', bySort.p99, { target: 'p99 < 5 ms', met: bySort.p99 < 5 }));
+  let m = 0;
+  const slowSort = await measure(() => scan.byLastName(sorted[m++ % sorted.length] as string), { seconds: 2 });
+  rows.push(
+    row('search: prefix query sorted by last_name, 100k leads, p50', bySort.p50, { baseline: 'sorted linear scan p50', baselineValue: slowSort.p50, ratio: slowSort.p50 / bySort.p50, target: '>= 50', met: slowSort.p50 / bySort.p50 >= 50 }),
+    row('search: prefix query sorted by last_name, 100k leads, p99', bySort.p99, { baseline: 'sorted linear scan p99', baselineValue: slowSort.p99, ratio: slowSort.p99 / bySort.p99, target: 'p99 < 5 ms', met: bySort.p99 < 5 }),
+  );
   return rows;
 }
