@@ -66,7 +66,19 @@ interface AccountIndex {
 export type SearchTable = Map<string, AccountIndex>;
 
 function emptyIndex(): AccountIndex {
-  return { entries: [], byLead: new Map(), terms: new Map(), dictionary: new SearchableMap(), short: new Map(), all: [], phrases: phraseStore(), orders: new Map(), dead: 0, found: new Uint32Array(0), score: new Uint16Array(0) };
+  return {
+    entries: [],
+    byLead: new Map(),
+    terms: new Map(),
+    dictionary: new SearchableMap(),
+    short: new Map(),
+    all: [],
+    phrases: phraseStore(),
+    orders: new Map(),
+    dead: 0,
+    found: new Uint32Array(0),
+    score: new Uint16Array(0),
+  };
 }
 
 function entryOf(doc: SearchDocument): Entry {
