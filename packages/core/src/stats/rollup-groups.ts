@@ -14,14 +14,20 @@ const KEYS: Readonly<Partial<Record<string, Key>>> = { time: 0, flow_id: 1, sour
 /** Groups by the first keys' values, then the next key's: the last level holds the groups. */
 type Level = Map<string | number, Level | StatsGroup>;
 
+/** A cell's value of a group key. */
+const valueOf = (cell: RollupRow, key: Key, time: number): string | number =>
+  key === TIME ? time : key === FLOW ? cell.flow_id : key === SOURCE ? cell.source_id : cell.recipient_id;
+
 /**
  * Sums rollup cells into the groups of a query whose group keys are all rollup keys
  * (flow_id, source_id, recipient_id, time). It runs once per cell (a day of an
  * account is thousands of them, a quarter hundreds of thousands), so nothing is
  * made per cell: groups are found through one map per key level (no key strings
- * are built), and an interval start is worked out once per distinct hour, not per
- * cell (zone arithmetic is the costly part). Groups keep the order of their first
- * cells; callers sort them.
+ * are built), the group of the previous cell is tried first (cells of a group come
+ * together), and an interval start is worked out once per distinct hour, not per
+ * cell (zone arithmetic is the costly part). Cells are those of the query's kinds:
+ * the store filters them (`RollupQuery.kinds`). Groups keep the order of their
+ * first cells; callers sort them.
  */
 export function groupRollupCells(cells: readonly RollupRow[], q: StatsQuery): StatsGroup[] {
   const keys = q.groupBy.map((k) => {
@@ -29,27 +35,29 @@ export function groupRollupCells(cells: readonly RollupRow[], q: StatsQuery): St
     if (key === undefined) throw new Error(`groupRollupCells: ${k} is not a rollup key`);
     return key;
   });
+  const depth = keys.length;
   const interval = q.interval;
   const groups: StatsGroup[] = [];
-  const root: Level = new Map();
-  const hourStarts = new Map<string, number>();
-  let lastHour: string | undefined;
-  let time = 0;
-  const valueOf = (cell: RollupRow, key: Key): string | number =>
-    key === TIME ? time : key === FLOW ? cell.flow_id : key === SOURCE ? cell.source_id : cell.recipient_id;
-  const make = (cell: RollupRow): StatsGroup => {
+  const make = (cell: RollupRow, time: number): StatsGroup => {
     const values: Record<string, string | null> = {};
     q.groupBy.forEach((k, i) => {
       const key = keys[i] as Key;
-      values[k] = key === TIME ? zonedIso(time, q.zone) : (valueOf(cell, key) as string) || null;
+      values[k] = key === TIME ? zonedIso(time, q.zone) : (valueOf(cell, key, time) as string) || null;
     });
     const g = newGroup(values, time);
     groups.push(g);
     return g;
   };
-  let single: StatsGroup | undefined;
-  for (const cell of cells) {
-    if (!q.kinds.has(cell.kind)) continue;
+  const root: Level = new Map();
+  const hourStarts = new Map<string, number>();
+  let lastHour: string | undefined;
+  let time = 0;
+  // With one key, the previous cell's value and group.
+  const only = keys[0];
+  let lastValue: string | number | undefined;
+  let last: StatsGroup | undefined;
+  for (let c = 0; c < cells.length; c++) {
+    const cell = cells[c] as RollupRow;
     if (interval && cell.hour !== lastHour) {
       lastHour = cell.hour;
       let at = hourStarts.get(lastHour);
@@ -57,18 +65,27 @@ export function groupRollupCells(cells: readonly RollupRow[], q: StatsQuery): St
       time = at;
     }
     let g: StatsGroup | undefined;
-    if (keys.length === 0) g = single ??= make(cell);
-    else {
+    if (depth === 0) g = last ??= make(cell, time);
+    else if (depth === 1) {
+      const v = valueOf(cell, only as Key, time);
+      if (v === lastValue && last) g = last;
+      else {
+        g = root.get(v) as StatsGroup | undefined;
+        if (!g) root.set(v, (g = make(cell, time)));
+        lastValue = v;
+        last = g;
+      }
+    } else {
       let level = root;
-      for (let i = 0; i < keys.length - 1; i++) {
-        const v = valueOf(cell, keys[i] as Key);
+      for (let i = 0; i < depth - 1; i++) {
+        const v = valueOf(cell, keys[i] as Key, time);
         let next = level.get(v) as Level | undefined;
         if (!next) level.set(v, (next = new Map()));
         level = next;
       }
-      const v = valueOf(cell, keys[keys.length - 1] as Key);
+      const v = valueOf(cell, keys[depth - 1] as Key, time);
       g = level.get(v) as StatsGroup | undefined;
-      if (!g) level.set(v, (g = make(cell)));
+      if (!g) level.set(v, (g = make(cell, time)));
     }
     addToGroup(g, cell);
   }

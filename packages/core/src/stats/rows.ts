@@ -12,8 +12,8 @@ export interface StatsGroup {
   readonly keys: Readonly<Record<string, string | null>>;
   /** Start of the group's interval (epoch ms), what `time` sorts by; 0 without one. */
   readonly at: number;
-  /** Event counts by `kind:outcome`. */
-  readonly counts: Map<string, number>;
+  /** Event counts by kind, then outcome. A count is a box so a cell adds to it with two lookups and no store back. */
+  readonly counts: Map<string, Map<string, { n: number }>>;
   /** conversion-received successes by stage. */
   readonly stages: Map<string, number>;
   cost: number;
@@ -24,20 +24,13 @@ export function newGroup(keys: Record<string, string | null>, at = 0): StatsGrou
   return { keys, at, counts: new Map(), stages: new Map(), cost: 0, revenue: 0 };
 }
 
-const countKeys = new Map<string, Map<string, string>>();
-/** `kind:outcome`, made once per pair rather than once per cell. */
-function countKey(kind: string, outcome: string): string {
-  let byOutcome = countKeys.get(kind);
-  if (!byOutcome) countKeys.set(kind, (byOutcome = new Map()));
-  let key = byOutcome.get(outcome);
-  if (key === undefined) byOutcome.set(outcome, (key = `${kind}:${outcome}`));
-  return key;
-}
-
 /** Adds one rollup cell (or the rows of one event) to a group. */
 export function addToGroup(group: StatsGroup, cell: { kind: RollupKind; outcome: string; stage: string } & Pick<RollupCounts, 'count' | 'cost' | 'revenue'>): void {
-  const key = countKey(cell.kind, cell.outcome);
-  group.counts.set(key, (group.counts.get(key) ?? 0) + cell.count);
+  let byOutcome = group.counts.get(cell.kind);
+  if (!byOutcome) group.counts.set(cell.kind, (byOutcome = new Map()));
+  const tally = byOutcome.get(cell.outcome);
+  if (tally) tally.n += cell.count;
+  else byOutcome.set(cell.outcome, { n: cell.count });
   group.cost += cell.cost;
   group.revenue += cell.revenue;
   if (cell.kind === 'conversion-received' && cell.outcome === 'success' && cell.stage !== '') group.stages.set(cell.stage, (group.stages.get(cell.stage) ?? 0) + cell.count);
@@ -46,6 +39,9 @@ export function addToGroup(group: StatsGroup, cell: { kind: RollupKind; outcome:
 const cents = (n: number): number => Math.round(n * 100) / 100;
 const ratio = (a: number, b: number): number => (b === 0 ? 0 : Math.round((a / b) * 10_000) / 10_000);
 const moneyRatio = (a: number, b: number): number => (b === 0 ? 0 : cents(a / b));
+
+// Column names made once: a statistics answer can have thousands of rows.
+const KIND_COLUMNS = COUNTED_KINDS.map((kind) => ({ kind, submitted: `${kind}-submitted`, success: `${kind}-success`, failure: `${kind}-failure`, error: `${kind}-error` }));
 
 /**
  * The counters and figures of a group. Semantics (the spec names them only):
@@ -68,19 +64,20 @@ const moneyRatio = (a: number, b: number): number => (b === 0 ? 0 : cents(a / b)
  *   every stage seen in the result.
  */
 export function groupRow(group: StatsGroup, stages: readonly string[]): StatsRow {
-  const n = (kind: string, outcome: string) => group.counts.get(`${kind}:${outcome}`) ?? 0;
-  const row: StatsRow = { ...group.keys };
-  for (const kind of COUNTED_KINDS) {
+  const n = (kind: string, outcome: string) => group.counts.get(kind)?.get(outcome)?.n ?? 0;
+  // Not `{ ...group.keys }`: V8 adds the forty-odd counters to a spread copy about ten times slower.
+  const row: StatsRow = Object.assign({}, group.keys);
+  for (const { kind, submitted: submittedColumn, success, failure, error } of KIND_COLUMNS) {
     let submitted = 0;
-    for (const [key, count] of group.counts) if (key.startsWith(`${kind}:`)) submitted += count;
-    row[`${kind}-submitted`] = submitted;
-    row[`${kind}-success`] = n(kind, 'success');
-    row[`${kind}-failure`] = n(kind, 'failure');
-    row[`${kind}-error`] = n(kind, 'error');
+    for (const count of group.counts.get(kind)?.values() ?? []) submitted += count.n;
+    row[submittedColumn] = submitted;
+    row[success] = n(kind, 'success');
+    row[failure] = n(kind, 'failure');
+    row[error] = n(kind, 'error');
     if (kind === 'recipient') row['recipient-skip'] = n(kind, 'skip');
   }
   let pings = 0;
-  for (const [key, count] of group.counts) if (key.startsWith('ping:') && key !== `ping:${PING_WON}`) pings += count;
+  for (const [outcome, count] of group.counts.get('ping') ?? []) if (outcome !== PING_WON) pings += count.n;
   const pingSuccess = n('ping', 'success');
   row['ping-submitted'] = pings;
   row['ping-success'] = pingSuccess;
