@@ -2,14 +2,16 @@ import { errors, type FlowRecord, type FlowStore, type StoreError } from '@leadr
 import { errAsync, okAsync } from 'neverthrow';
 import { directReader, type ReadKind, type Reader } from '../batch/reads';
 import { type Queryable, query } from '../query';
-import { fromJsonb, qualified, toJsonb } from '../sql';
+import { fromJsonb, fromJsonbText, qualified, toJsonb } from '../sql';
 
 interface FlowRow {
   body: FlowRecord | string;
 }
 
-interface KeyedFlowRow extends FlowRow {
+/** A flow looked up by ID: the body as text, so callers asking one flow together each parse a copy of their own. */
+interface KeyedFlowRow {
   id: string;
+  body: string;
 }
 
 /**
@@ -22,7 +24,7 @@ export function flowStore(db: Queryable, schema: string, reader: Reader = direct
   const table = qualified(schema, 'flows');
   const byId: ReadKind<KeyedFlowRow> = {
     what: 'get flow',
-    statement: (ids) => ({ text: `SELECT id, body FROM ${table} WHERE id = ANY($1::text[])`, values: [ids] }),
+    statement: (ids) => ({ text: `SELECT id, body::text AS body FROM ${table} WHERE id = ANY($1::text[])`, values: [ids] }),
     id: (row) => row.id,
   };
   return {
@@ -33,7 +35,7 @@ export function flowStore(db: Queryable, schema: string, reader: Reader = direct
         flow.version,
         toJsonb(flow),
       ]).map(() => undefined),
-    get: (id) => reader.get(byId, id).map((row) => (row ? fromJsonb(row.body) : undefined)),
+    get: (id) => reader.get(byId, id).map((row) => (row ? fromJsonbText<FlowRecord>(row.body) : undefined)),
     // IDs grow with creation time, so ID order is oldest first.
     listByAccount: (accountId) =>
       query<FlowRow>(db, 'list flows', `SELECT body FROM ${table} WHERE account_id = $1 ORDER BY id`, [accountId]).map(({ rows }) =>
