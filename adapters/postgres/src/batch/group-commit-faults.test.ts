@@ -1,5 +1,5 @@
 import pg, { type Pool } from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { groupCommit } from './group-commit';
 import type { WriteKind } from './writer';
 
@@ -63,5 +63,15 @@ describe('group commit when the database fails', () => {
     expect(released).toEqual([undefined, undefined, undefined]);
     expect(results[0]?._unsafeUnwrap()).toBe('stored 1');
     expect(results[1]?._unsafeUnwrapErr()).toMatchObject({ type: 'StorageFailure', cause: { code: '22007' } });
+  });
+
+  it('still writes while the host has fake timers installed', async () => {
+    vi.useFakeTimers();
+    try {
+      const { pool } = fakePool(async () => ({ rows: [], rowCount: 1 }));
+      expect((await groupCommit(pool).write(numbers, 7))._unsafeUnwrap()).toBe('stored 7');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -4,6 +4,12 @@ import pg, { type Pool, type PoolClient, type QueryResult } from 'pg';
 import { toStoreError } from '../query';
 import { type Plan, type Statement, WRITE_ALONE, type WriteKind, type Writer } from './writer';
 
+/**
+ * The next turn of the event loop, taken when this module loads: a host's fake timers
+ * (installed later, in its tests) must not hold back writes and reads to a real database.
+ */
+const nextTurn = setImmediate;
+
 /** Options of {@link groupCommit}. */
 export interface GroupCommitOptions {
   /**
@@ -128,7 +134,7 @@ export function groupCommit(pool: Pool, options: GroupCommitOptions = {}): Write
     if (busy || queue.length === 0) return;
     busy = true;
     // After this turn's callbacks, so the writes of callers resumed together go out together.
-    setImmediate(() => {
+    nextTurn(() => {
       const batch = queue.splice(0, maxBatch);
       run(batch)
         .catch((error: unknown) => fail(batch, error))

@@ -5,6 +5,12 @@ import { attempt, type Queryable, toStoreError } from '../query';
 import { asStored } from '../sql';
 import type { Statement } from './writer';
 
+/**
+ * The next turn of the event loop, taken when this module loads: a host's fake timers
+ * (installed later, in its tests) must not hold back writes and reads to a real database.
+ */
+const nextTurn = setImmediate;
+
 /** A lookup by primary key that one statement can make for many keys at once. */
 export interface ReadKind<Row extends QueryResultRow> {
   /** The operation in error messages (`get entity`). */
@@ -94,7 +100,7 @@ export function batchedReader(db: Queryable): Reader {
           if (batch) batch.push(entry);
           else {
             waiting.set(key, [entry]);
-            setImmediate(() => flush(key));
+            nextTurn(() => flush(key));
           }
         }),
       ),
