@@ -13,9 +13,8 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 export type ExpressRouterOptions = HttpHandlerOptions;
 
 function send(res: Response, response: HttpResponse): void {
-  res.status(response.status);
-  for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
-  res.end(response.body);
+  // One writeHead with every header (merged with any set before, such as X-Powered-By).
+  res.writeHead(response.status, response.headers).end(response.body);
 }
 
 /**
