@@ -32,7 +32,7 @@ export interface UnitCounts {
   readonly total: HourCounts;
   /** Events each rate type counts as hits, per slot then hour; a slot without any hit has no array. */
   readonly hits: (HourCounts | undefined)[];
-  /** Hits by `slot|label` (flow:, kind:, outcome:, recipient:) per hour: what labels an alert. Only units with hits have it. */
+  /** Hits by `slot|label` (flow:, kind:, outcome:, recipient:) per hour from {@link Aggregate.labelsFrom} on: what labels an alert. Only units with hits have it. */
   labels?: Map<string, HourCounts>;
 }
 
@@ -41,6 +41,8 @@ export interface Aggregate {
   /** Start of the span (a whole UTC hour) and its length in hours. */
   readonly from: number;
   readonly hours: number;
+  /** The first hour labels are kept for: `labels` arrays start there. */
+  readonly labelsFrom: number;
   readonly recipients: Map<string, UnitCounts>;
   readonly sources: Map<string, UnitCounts>;
   /** Source events per flow, per hour (no-leads). */
@@ -59,7 +61,9 @@ export interface Aggregate {
  * and source-rejects, so one cause raises one alert.
  */
 export function aggregate(rows: readonly RollupRow[], from: number, hours: number, covered: (type: RateType) => boolean, labelsFrom = 0): Aggregate {
-  const agg: Aggregate = { from, hours, recipients: new Map(), sources: new Map(), flows: new Map() };
+  // Labels only for the hours a window can reach: their arrays are a few hours long, not a week.
+  const labelStart = Math.min(hours, Math.max(0, labelsFrom));
+  const agg: Aggregate = { from, hours, labelsFrom: labelStart, recipients: new Map(), sources: new Map(), flows: new Map() };
   // The slot of each category whose type is enabled; categories of disabled types count as plain rejections.
   const coveredSlot = new Map<string, number>();
   for (const [category, type] of Object.entries(CATEGORY_TYPE)) if (covered(type)) coveredSlot.set(category, SLOT[type]);
@@ -68,7 +72,7 @@ export function aggregate(rows: readonly RollupRow[], from: number, hours: numbe
     let hits = u.hits[slot];
     if (!hits) u.hits[slot] = hits = zeros(hours);
     hits[h] = (hits[h] as number) + n;
-    if (h < labelsFrom) return;
+    if (h < labelStart) return;
     const labels = [`flow:${row.flow_id}`, `kind:${row.outcome}`, `outcome:${row.outcome}`];
     // Category alerts name the step's recipient (deep links to the integration).
     if (slot >= SLOT['duplicate-leads'] && row.recipient_id !== '') labels.push(`recipient:${row.recipient_id}`);
@@ -76,8 +80,8 @@ export function aggregate(rows: readonly RollupRow[], from: number, hours: numbe
     for (const label of labels) {
       const key = `${slot}|${label}`;
       let arr = u.labels.get(key);
-      if (!arr) u.labels.set(key, (arr = zeros(hours)));
-      arr[h] = (arr[h] as number) + n;
+      if (!arr) u.labels.set(key, (arr = zeros(hours - labelStart)));
+      arr[h - labelStart] = (arr[h - labelStart] as number) + n;
     }
   };
   // Rows of one entity and flow come together: the last lookups are kept.
@@ -144,13 +148,13 @@ export function aggregate(rows: readonly RollupRow[], from: number, hours: numbe
   return agg;
 }
 
-/** Σ values[h] × weights[h] over the hours; 0 without values. */
-export function weighted(values: HourCounts | undefined, weights: HourCounts): number {
+/** Σ values[h] × weights[h] over the hours; 0 without values. `values` may start at hour `start` (labels): earlier hours count as 0. */
+export function weighted(values: HourCounts | undefined, weights: HourCounts, start = 0): number {
   if (!values) return 0;
   let sum = 0;
-  for (let h = 0; h < weights.length; h++) {
+  for (let h = start; h < weights.length; h++) {
     const w = weights[h] as number;
-    if (w !== 0) sum += (values[h] as number) * w;
+    if (w !== 0) sum += (values[h - start] as number) * w;
   }
   return sum;
 }

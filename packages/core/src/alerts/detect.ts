@@ -1,13 +1,14 @@
 import { err, ok, type Result, ResultAsync } from 'neverthrow';
 import type { LeadrouteError } from '../errors';
 import type { Id } from '../ids';
+import type { Account } from '../ports/accounts';
 import type { StoredAlert } from '../ports/alerts';
 import type { Logger } from '../ports/logger';
 import type { Storage } from '../ports/storage';
 import { isoTime } from '../time';
 import { aggregate, type HourCounts, RATE_TYPES, zeros } from './aggregate';
 import type { AlertSettings } from './defaults';
-import type { DetectInput } from './finding';
+import type { DetectInput, Finding } from './finding';
 import { emptyCounts, type LifecycleCounts, type LifecycleDeps, reconcile } from './lifecycle';
 import { baselineWeeks, detectNoLeads } from './no-leads-detector';
 import { detectNewSources } from './new-source';
@@ -62,18 +63,14 @@ function spanStart(settings: AlertSettings, now: number, dayStart: number): numb
  */
 type WeightCache = Map<string, HourCounts>;
 
-async function evaluate(deps: DetectDeps, accountId: Id, now: number, counts: LifecycleCounts, cache: WeightCache): Promise<Result<void, LeadrouteError>> {
-  const { storage } = deps;
-  const loaded = await storage.accounts
-    .get(accountId)
-    .andThen((account) => deps.settingsFor(accountId).andThen((settings) => storage.alerts.listActive(accountId).map((active) => ({ account, settings, active }))));
-  if (loaded.isErr()) return err(loaded.error);
-  const { account, settings, active } = loaded.value;
-  if (!account) return ok(undefined);
-  const activeByKey = new Map<string, StoredAlert>(active.map((a) => [a.key, a]));
-  const base = { account, settings, now, active: activeByKey, resolveMissing: true };
-  // Alerting switched off for the account: nothing is evaluated and what was active is resolved.
-  if (!settings.enabled) return (await reconcile(deps.lifecycle, { ...base, findings: [] }, counts)).map(() => undefined);
+/**
+ * What the detectors find in an account's rollups. Apart from `evaluate` so that the
+ * account's cells and their per-hour arrays are garbage once it returns, not held
+ * through the lifecycle's many awaits (with several accounts in flight, they would
+ * live long enough to be promoted to the old generation).
+ */
+async function detectFindings(storage: Storage, account: Account, settings: AlertSettings, now: number, activeByKey: ReadonlyMap<string, StoredAlert>, cache: WeightCache): Promise<Result<Finding[], LeadrouteError>> {
+  const accountId = account.id;
   const dayStart = localDayStart(now, account.time_zone);
   const from = spanStart(settings, now, dayStart);
   const to = floorHour(now) + HOUR_MS;
@@ -93,8 +90,24 @@ async function evaluate(deps: DetectDeps, accountId: Id, now: number, counts: Li
     return w;
   };
   const input: DetectInput = { accountId, now, timeZone: account.time_zone, dayStart, settings, agg, weights, active: activeByKey };
-  const findings = [...detectRates(input), ...detectNoLeads(input), ...detectNewSources(input)];
-  return (await reconcile(deps.lifecycle, { ...base, findings }, counts)).map(() => undefined);
+  return ok([...detectRates(input), ...detectNoLeads(input), ...detectNewSources(input)]);
+}
+
+async function evaluate(deps: DetectDeps, accountId: Id, now: number, counts: LifecycleCounts, cache: WeightCache): Promise<Result<void, LeadrouteError>> {
+  const { storage } = deps;
+  const loaded = await storage.accounts
+    .get(accountId)
+    .andThen((account) => deps.settingsFor(accountId).andThen((settings) => storage.alerts.listActive(accountId).map((active) => ({ account, settings, active }))));
+  if (loaded.isErr()) return err(loaded.error);
+  const { account, settings, active } = loaded.value;
+  if (!account) return ok(undefined);
+  const activeByKey = new Map<string, StoredAlert>(active.map((a) => [a.key, a]));
+  const base = { account, settings, now, active: activeByKey, resolveMissing: true };
+  // Alerting switched off for the account: nothing is evaluated and what was active is resolved.
+  if (!settings.enabled) return (await reconcile(deps.lifecycle, { ...base, findings: [] }, counts)).map(() => undefined);
+  const findings = await detectFindings(storage, account, settings, now, activeByKey, cache);
+  if (findings.isErr()) return err(findings.error);
+  return (await reconcile(deps.lifecycle, { ...base, findings: findings.value }, counts)).map(() => undefined);
 }
 
 /**

@@ -13,13 +13,13 @@ function severityOf(rate: number, s: RateTypeSettings): AlertSeverity {
 }
 
 /** The label with most window hits among a unit's `slot|name:` labels. */
-function top(u: UnitCounts, slot: number, name: string, window: HourCounts): string | null {
+function top(u: UnitCounts, slot: number, name: string, window: HourCounts, labelsFrom: number): string | null {
   const prefix = `${slot}|${name}:`;
   let best: string | null = null;
   let bestCount = 0;
   for (const [key, counts] of u.labels ?? []) {
     if (!key.startsWith(prefix)) continue;
-    const count = weighted(counts, window);
+    const count = weighted(counts, window, labelsFrom);
     if (count > bestCount) [best, bestCount] = [key.slice(prefix.length), count];
   }
   return best;
@@ -61,17 +61,17 @@ export function detectRates(input: DetectInput): Finding[] {
       const fires = wTotal >= s.min_volume && rate >= threshold;
       const holds = active && wTotal >= s.resolve_ratio * s.min_volume && rate >= s.resolve_ratio * threshold;
       if (!fires && !holds) continue;
-      const kind = type === 'source-rejects' ? (top(u, slot, 'kind', inWindow) === 'error' ? 'error' : 'failure') : null;
+      const kind = type === 'source-rejects' ? (top(u, slot, 'kind', inWindow, agg.labelsFrom) === 'error' ? 'error' : 'failure') : null;
       findings.push({
         type,
         key,
         kind,
         severity: severityOf(rate, s),
         variant: kind ?? 'default',
-        flow_id: top(u, slot, 'flow', inWindow),
+        flow_id: top(u, slot, 'flow', inWindow, agg.labelsFrom),
         entity_id: unit,
-        recipient_id: isRecipient ? unit : top(u, slot, 'recipient', inWindow),
-        outcome: isCategory ? top(u, slot, 'outcome', inWindow) : type === 'recipient-skip' ? 'skip' : null,
+        recipient_id: isRecipient ? unit : top(u, slot, 'recipient', inWindow, agg.labelsFrom),
+        outcome: isCategory ? top(u, slot, 'outcome', inWindow, agg.labelsFrom) : type === 'recipient-skip' ? 'skip' : null,
         data: {
           rate: round4(rate),
           baseline_rate: round4(baseline),
