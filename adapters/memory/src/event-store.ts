@@ -1,6 +1,6 @@
-import { errors, type EventStore, type StoredEvent, type StoreError } from '@leadroute/core';
+import { errors, type EventStore, type StoreError } from '@leadroute/core';
 import { errAsync, okAsync } from 'neverthrow';
-import { frozen, type MemoryTables } from './tables';
+import { copy, type MemoryTables } from './tables';
 
 /** The first index in the ascending `ids` whose ID is greater than `id` (or >= when `inclusive`). */
 function bound(ids: readonly string[], id: string, inclusive: boolean): number {
@@ -27,7 +27,7 @@ export function eventStore(t: MemoryTables): EventStore {
   return {
     insert(event) {
       if (t.events.has(event.id)) return errAsync(errors.conflict('event exists') as StoreError);
-      t.events.set(event.id, frozen(event));
+      t.events.set(event.id, copy(event));
       let order = t.eventOrder.get(event.account_id);
       if (!order) t.eventOrder.set(event.account_id, (order = []));
       order.splice(bound(order, event.id, true), 0, event.id);
@@ -38,7 +38,7 @@ export function eventStore(t: MemoryTables): EventStore {
       }
       return okAsync(undefined);
     },
-    get: (id) => okAsync(t.events.get(id)),
+    get: (id) => okAsync(copy(t.events.get(id))),
     query(q) {
       const order = t.eventOrder.get(q.account_id) ?? [];
       const from = q.after_id ? bound(order, q.after_id, false) : 0;
@@ -53,14 +53,14 @@ export function eventStore(t: MemoryTables): EventStore {
         if (q.types && !q.types.includes(event.type)) continue;
         if (q.lead_id && event.lead_id !== q.lead_id) continue;
         if (q.flow_id && event.flow_id !== q.flow_id) continue;
-        out.push(event);
+        out.push(copy(event));
         if (out.length === q.limit) break;
       }
       return okAsync(out);
     },
     findByReference(reference, liveAt) {
       const ids = [...(t.eventReferences.get(reference) ?? [])].sort().reverse();
-      return okAsync(ids.map((id) => t.events.get(id)).filter((e): e is StoredEvent => e !== undefined && e.expires_at > liveAt));
+      return okAsync(ids.map((id) => t.events.get(id)).filter((e) => e !== undefined && e.expires_at > liveAt).map((e) => copy(e as NonNullable<typeof e>)));
     },
     purgeExpired(before) {
       const expired = [...t.events.values()].filter((e) => e.expires_at < before).map((e) => e.id);

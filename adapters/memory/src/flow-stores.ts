@@ -1,20 +1,20 @@
 import { type CounterStore, type CredentialStore, errors, type FlowStore, type LeadStore, type StoreError } from '@leadroute/core';
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
-import { frozen, type MemoryTables, withChanges } from './tables';
+import { copy, type MemoryTables } from './tables';
 
 const done = (): ResultAsync<void, StoreError> => okAsync(undefined);
 const conflict = (message: string): ResultAsync<never, StoreError> => errAsync(errors.conflict(message) as StoreError);
 
 export function flowStore(t: MemoryTables): FlowStore {
   return {
-    insert: (flow) => (t.flows.has(flow.id) ? conflict('flow exists') : (t.flows.set(flow.id, frozen(flow)), done())),
-    get: (id) => okAsync(t.flows.get(id)),
+    insert: (flow) => (t.flows.has(flow.id) ? conflict('flow exists') : (t.flows.set(flow.id, copy(flow)), done())),
+    get: (id) => okAsync(copy(t.flows.get(id))),
     listByAccount: (accountId) =>
-      okAsync([...t.flows.values()].filter((f) => f.account_id === accountId).sort((a, b) => a.id.localeCompare(b.id))),
+      okAsync([...t.flows.values()].filter((f) => f.account_id === accountId).sort((a, b) => a.id.localeCompare(b.id)).map(copy)),
     update: (flow, expectedVersion) => {
       const current = t.flows.get(flow.id);
       if (!current || current.version !== expectedVersion) return conflict('flow version changed');
-      t.flows.set(flow.id, frozen(flow));
+      t.flows.set(flow.id, copy(flow));
       return done();
     },
   };
@@ -22,18 +22,18 @@ export function flowStore(t: MemoryTables): FlowStore {
 
 export function leadStore(t: MemoryTables): LeadStore {
   return {
-    insert: (lead) => (t.leads.has(lead.id) ? conflict('lead exists') : (t.leads.set(lead.id, frozen(lead)), done())),
-    get: (id) => okAsync(t.leads.get(id)),
+    insert: (lead) => (t.leads.has(lead.id) ? conflict('lead exists') : (t.leads.set(lead.id, copy(lead)), done())),
+    get: (id) => okAsync(copy(t.leads.get(id))),
     setLatestEvent: (id, eventId) => {
       const lead = t.leads.get(id);
-      if (lead) t.leads.set(id, withChanges(lead, { latest_event_id: eventId }));
+      if (lead) t.leads.set(id, { ...lead, latest_event_id: eventId });
       return done();
     },
     // Single-threaded JavaScript makes check-and-set atomic here.
     markReturned: (id, at) => {
       const lead = t.leads.get(id);
       if (!lead || lead.returned_at !== null) return okAsync(false);
-      t.leads.set(id, withChanges(lead, { returned_at: at }));
+      t.leads.set(id, { ...lead, returned_at: at });
       return okAsync(true);
     },
     purgeExpired: (before) => {
@@ -63,8 +63,8 @@ export function counterStore(t: MemoryTables): CounterStore {
 
 export function credentialStore(t: MemoryTables): CredentialStore {
   return {
-    insert: (c) => (t.credentials.has(c.id) ? conflict('credential exists') : (t.credentials.set(c.id, frozen(c)), done())),
-    get: (id) => okAsync(t.credentials.get(id)),
-    listByAccount: (accountId) => okAsync([...t.credentials.values()].filter((c) => c.account_id === accountId)),
+    insert: (c) => (t.credentials.has(c.id) ? conflict('credential exists') : (t.credentials.set(c.id, copy(c)), done())),
+    get: (id) => okAsync(copy(t.credentials.get(id))),
+    listByAccount: (accountId) => okAsync([...t.credentials.values()].filter((c) => c.account_id === accountId).map(copy)),
   };
 }

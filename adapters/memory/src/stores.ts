@@ -1,6 +1,6 @@
 import { errors, type AccountStore, type AliasStore, type EntityStore, type StoreError } from '@leadroute/core';
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
-import { frozen, type MemoryTables } from './tables';
+import { copy, type MemoryTables } from './tables';
 
 const done = (): ResultAsync<void, StoreError> => okAsync(undefined);
 const conflict = (message: string): ResultAsync<never, StoreError> => errAsync(errors.conflict(message) as StoreError);
@@ -9,19 +9,19 @@ const byCreation = <T extends { created_at: string; id: string }>(a: T, b: T) =>
 
 export function accountStore(t: MemoryTables): AccountStore {
   return {
-    insert: (account) => (t.accounts.has(account.id) ? conflict('account exists') : (t.accounts.set(account.id, frozen(account)), done())),
-    get: (id) => okAsync(t.accounts.get(id)),
-    insertKey: (key) => (t.apiKeys.has(key.hash) ? conflict('API key exists') : (t.apiKeys.set(key.hash, frozen(key)), done())),
-    findKey: (hash) => okAsync(t.apiKeys.get(hash)),
+    insert: (account) => (t.accounts.has(account.id) ? conflict('account exists') : (t.accounts.set(account.id, copy(account)), done())),
+    get: (id) => okAsync(copy(t.accounts.get(id))),
+    insertKey: (key) => (t.apiKeys.has(key.hash) ? conflict('API key exists') : (t.apiKeys.set(key.hash, copy(key)), done())),
+    findKey: (hash) => okAsync(copy(t.apiKeys.get(hash))),
   };
 }
 
 export function entityStore(t: MemoryTables): EntityStore {
   return {
-    insert: (entity) => (t.entities.has(entity.id) ? conflict('entity exists') : (t.entities.set(entity.id, frozen(entity)), done())),
-    get: (id) => okAsync(t.entities.get(id)),
-    listByOwner: (accountId) => okAsync([...t.entities.values()].filter((e) => e.owner_account_id === accountId).sort(byCreation)),
-    update: (entity) => (t.entities.set(entity.id, frozen(entity)), done()),
+    insert: (entity) => (t.entities.has(entity.id) ? conflict('entity exists') : (t.entities.set(entity.id, copy(entity)), done())),
+    get: (id) => okAsync(copy(t.entities.get(id))),
+    listByOwner: (accountId) => okAsync([...t.entities.values()].filter((e) => e.owner_account_id === accountId).sort(byCreation).map(copy)),
+    update: (entity) => (t.entities.set(entity.id, copy(entity)), done()),
   };
 }
 
@@ -32,10 +32,10 @@ export function aliasStore(t: MemoryTables): AliasStore {
     insert: (alias) =>
       t.aliases.has(alias.id) || taken(alias.account_id, alias.entity_id, alias.id)
         ? conflict('alias exists')
-        : (t.aliases.set(alias.id, frozen(alias)), done()),
-    get: (id) => okAsync(t.aliases.get(id)),
-    listByAccount: (accountId) => okAsync([...t.aliases.values()].filter((a) => a.account_id === accountId).sort(byCreation)),
-    update: (alias) => (taken(alias.account_id, alias.entity_id, alias.id) ? conflict('alias exists') : (t.aliases.set(alias.id, frozen(alias)), done())),
+        : (t.aliases.set(alias.id, copy(alias)), done()),
+    get: (id) => okAsync(copy(t.aliases.get(id))),
+    listByAccount: (accountId) => okAsync([...t.aliases.values()].filter((a) => a.account_id === accountId).sort(byCreation).map(copy)),
+    update: (alias) => (taken(alias.account_id, alias.entity_id, alias.id) ? conflict('alias exists') : (t.aliases.set(alias.id, copy(alias)), done())),
     remove: (id) => okAsync(t.aliases.delete(id)),
   };
 }
