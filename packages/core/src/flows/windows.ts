@@ -17,6 +17,26 @@ const EPOCH_MONDAY = new Date(1970, 0, 5);
  * so every process computes the same window for the same instant.
  */
 export function limitWindow(now: number, duration: number, units: DurationUnit, timeZone: string): LimitWindow {
+  // Windows of one kind partition time, so the last one computed answers every
+  // instant inside it: time-zone arithmetic once per window, not once per lead.
+  // Every boundary is a whole local minute and zone offsets are whole minutes, so
+  // the answer depends on the UTC minute only: the time-zone arithmetic runs once
+  // a minute per kind of window, not once per lead.
+  const minute = Math.floor(now / MINUTE);
+  const key = `${duration}|${units}|${timeZone}`;
+  const known = recent.get(key);
+  if (known?.minute === minute) return known.window;
+  const window = computeWindow(now, duration, units, timeZone);
+  if (recent.size >= RECENT_LIMIT) recent.clear();
+  recent.set(key, { window, minute });
+  return window;
+}
+
+const MINUTE = 60_000;
+const RECENT_LIMIT = 1000;
+const recent = new Map<string, { readonly window: LimitWindow; readonly minute: number }>();
+
+function computeWindow(now: number, duration: number, units: DurationUnit, timeZone: string): LimitWindow {
   const local = toZonedTime(now, timeZone);
   let start: Date;
   let end: Date;
@@ -56,5 +76,10 @@ export function limitWindow(now: number, duration: number, units: DurationUnit, 
       break;
     }
   }
-  return { start: fromZonedTime(start, timeZone).toISOString(), end: fromZonedTime(end, timeZone).toISOString() };
+  const from = fromZonedTime(start, timeZone).getTime();
+  let to = fromZonedTime(end, timeZone).getTime();
+  // A window ending at a local time the clocks skip (02:00 on a spring-forward night)
+  // would end where it starts; it ends one real length later instead.
+  if (to <= from) to = from + duration * (units === 'minutes' ? MINUTE : 60 * MINUTE);
+  return { start: new Date(from).toISOString(), end: new Date(to).toISOString() };
 }
