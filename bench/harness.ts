@@ -27,6 +27,9 @@ export interface Measured {
   readonly p99: number;
 }
 
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+
 function cpuMs(): number {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1000;
@@ -48,7 +51,9 @@ export async function measure(fn: () => unknown, options: { seconds?: number; ba
       const start = performance.now();
       for (let i = 0; i < batch; i++) {
         const result = fn();
-        if (result instanceof Promise) await result;
+        // Await any thenable: a neverthrow ResultAsync is not a Promise, and not awaiting
+        // it would time only the synchronous start of the call.
+        if (isThenable(result)) await result;
       }
       samples?.push((performance.now() - start) / batch);
       calls += batch;
