@@ -18,6 +18,21 @@ export interface BenchRow {
   readonly measuredAt: string;
 }
 
+/**
+ * A fixed-seed generator (mulberry32), so every run builds the same data and asks
+ * the same questions: `rand` in [0, 1), `pick` one item of a list.
+ */
+export function seeded(seed: number): { rand: () => number; pick: <T>(items: readonly T[]) => T } {
+  let state = seed;
+  const rand = (): number => {
+    state = (state + 0x6d2b79f5) | 0;
+    let x = Math.imul(state ^ (state >>> 15), 1 | state);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+  return { rand, pick: (items) => items[Math.floor(rand() * items.length)] as (typeof items)[number] };
+}
+
 /** A benchmark file's default export. */
 export type Bench = () => Promise<BenchRow[]>;
 

@@ -5,7 +5,7 @@ import { memorySearchIndex } from '../adapters/memory/src/search-index';
 import { fieldTerms, normalizeText, parseSearchText, phraseText } from '../packages/core/src/search/tokens';
 import { SEARCH_FIELDS, type SearchDocument, type SearchField } from '../packages/core/src/ports/search';
 import type { BenchRow } from './harness';
-import { measure } from './harness';
+import { measure, seeded } from './harness';
 
 const N = 100_000;
 const ACCOUNT = 'a'.repeat(24);
@@ -17,16 +17,8 @@ const KIND = ['Street', 'Avenue', 'Road', 'Lane', 'Drive', 'Court'];
 const STATES = ['TX', 'CA', 'FL', 'NY', 'GA', 'WA', 'IL', 'OH', 'NC', 'AZ'];
 const DOMAINS = ['gmail.com', 'yahoo.com', 'outlook.com', 'example.com', 'aol.com'];
 
-// A fixed-seed generator, so every run indexes the same leads and asks the same queries.
-let seed = 42;
-const rand = (): number => {
-  // mulberry32
-  seed = (seed + 0x6d2b79f5) | 0;
-  let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-};
-const pick = <T>(a: readonly T[]): T => a[Math.floor(rand() * a.length)] as T;
+// A fixed seed, so every run indexes the same leads and asks the same queries.
+const { rand, pick } = seeded(42);
 const digits = (n: number) => Array.from({ length: n }, () => Math.floor(rand() * 10)).join('');
 
 export function lead(i: number): SearchDocument {

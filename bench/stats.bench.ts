@@ -12,7 +12,7 @@ import { eventRows } from '../packages/core/src/stats/cells';
 import { addToGroup, groupRows, newGroup, type StatsGroup } from '../packages/core/src/stats/rows';
 import { createStatsApi } from '../packages/core/src/stats/service';
 import type { BenchRow } from './harness';
-import { compare, measure, measureInterleaved } from './harness';
+import { compare, measure, measureInterleaved, seeded } from './harness';
 
 const EVENTS = 1_000_000;
 const ACCOUNT = 'a'.repeat(24);
@@ -22,14 +22,7 @@ const DAY_START = Date.parse('2026-03-10T04:00:00Z');
 const SOURCES = Array.from({ length: 10 }, (_, i) => `5${i}`.padEnd(24, '0'));
 const RECIPIENTS = Array.from({ length: 5 }, (_, i) => `7${i}`.padEnd(24, '0'));
 
-let seed = 7;
-const rand = (): number => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-};
-const pick = <T>(a: readonly T[]): T => a[Math.floor(rand() * a.length)] as T;
+const { rand, pick } = seeded(7);
 
 /** A day's traffic: sources posting, recipients taking or refusing, pings, and feedback. */
 function anEvent(i: number): StoredEvent {
