@@ -25,7 +25,7 @@ describe('the testkit can fail', () => {
       ...broken,
       entities: {
         ...broken.entities,
-        // Keeps the caller's own object and hands it out: neither copied nor frozen.
+        // Keeps the caller's own object and hands it out: no copy either way.
         insert: (entity: Parameters<typeof broken.entities.insert>[0]) => (tables.entities.set(entity.id, entity), okAsync(undefined)),
         get: (id: string) => okAsync(tables.entities.get(id)),
         update: () => okAsync(undefined),
@@ -38,7 +38,7 @@ describe('the testkit can fail', () => {
       expect.arrayContaining([
         'AccountStore: stores an account and reads it back exactly',
         'EntityStore: update replaces the stored entity',
-        'EntityStore: hands out copies or frozen values: changing a returned entity changes nothing stored',
+        'EntityStore: hands out copies: changing a returned entity changes nothing stored',
         'EntityStore: keeps its own copy: changing an inserted entity afterwards changes nothing stored',
         "AliasStore: lists only the account's aliases, oldest first",
         'AliasStore: remove deletes the alias and reports whether it existed',

@@ -63,22 +63,15 @@ export const entityStoreSuite: Suite = {
       },
     },
     {
-      // A store may hand out copies or frozen values (a write to one throws); either way nothing stored changes.
-      name: 'hands out copies or frozen values: changing a returned entity changes nothing stored',
+      name: 'hands out copies: changing a returned entity changes nothing stored',
       async run({ storage }) {
         const entity = anEntity(anAccount().id);
+        // Compared with a snapshot: a store handing out the inserted object itself would change `entity` too.
         const before = structuredClone(entity);
         await storage.entities.insert(entity);
         const got = (await storage.entities.get(entity.id))._unsafeUnwrap() as unknown as { name: string; flow_ids: string[] };
-        const attempt = (change: () => void) => {
-          try {
-            change();
-          } catch (e) {
-            expect(e).toBeInstanceOf(TypeError);
-          }
-        };
-        attempt(() => (got.name = 'Mutated'));
-        attempt(() => got.flow_ids.push(freshId()));
+        got.name = 'Mutated';
+        got.flow_ids.push(freshId());
         expect((await storage.entities.get(entity.id))._unsafeUnwrap()).toEqual(before);
       },
     },
