@@ -17,8 +17,6 @@ const EPOCH_MONDAY = new Date(1970, 0, 5);
  * so every process computes the same window for the same instant.
  */
 export function limitWindow(now: number, duration: number, units: DurationUnit, timeZone: string): LimitWindow {
-  // Windows of one kind partition time, so the last one computed answers every
-  // instant inside it: time-zone arithmetic once per window, not once per lead.
   // Every boundary is a whole local minute and zone offsets are whole minutes, so
   // the answer depends on the UTC minute only: the time-zone arithmetic runs once
   // a minute per kind of window, not once per lead.
