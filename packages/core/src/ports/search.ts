@@ -1,5 +1,6 @@
 import type { ResultAsync } from 'neverthrow';
 import type { Id } from '../ids';
+import type { LeadRecord } from './leads';
 import type { StoreError } from './store-error';
 
 /** The lead fields search matches and sorts on (DESIGN.md "Search"). */
@@ -11,14 +12,8 @@ export const SEARCH_SORT_FIELDS = ['lead_id', 'submission_timestamp', ...SEARCH_
 export type SearchSortField = (typeof SEARCH_SORT_FIELDS)[number];
 
 /** One lead as the index holds it: what a hit shows besides its latest event. */
-export interface SearchDocument {
+export interface SearchDocument extends Pick<LeadRecord, 'account_id' | 'flow_id' | 'flow_name' | 'source_id' | 'source_name' | 'submission_timestamp'> {
   readonly lead_id: Id;
-  readonly account_id: Id;
-  readonly flow_id: Id;
-  readonly flow_name: string;
-  readonly source_id: Id;
-  readonly source_name: string;
-  readonly submission_timestamp: string;
   /** Each search field as text ('' when the lead has none). */
   readonly fields: Readonly<Record<SearchField, string>>;
   /** The event the lead was indexed from (its source event). */
