@@ -1,6 +1,7 @@
 import { createLeadService, type RollupRow } from '@leadroute/core';
 import { memoryStorage } from '@leadroute/memory';
 import type { Bench, BenchRow } from './harness';
+import { median } from './harness';
 
 // One detector pass over 1,000 accounts, each with a week of hourly rollups
 // (2 sources, 2 recipients: ~1,700 cells per account, 1.7M in all), 5% of them
@@ -67,7 +68,6 @@ const bench: Bench = async () => {
     if (report.accounts !== ACCOUNTS) throw new Error(`evaluated ${report.accounts} accounts`);
   }
   console.log(passes.map((p) => `${Math.round(p.wall)} ms wall, ${Math.round(p.cpu)} ms CPU, ${p.created} created, ${p.refreshed} refreshed`).join('\n'));
-  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
   const value = median(passes.map((p) => p.cpu));
   const row: BenchRow = {
     name: 'alerts: detector pass, 1,000 accounts x a week of rollups',

@@ -33,6 +33,9 @@ export function seeded(seed: number): { rand: () => number; pick: <T>(items: rea
   return { rand, pick: (items) => items[Math.floor(rand() * items.length)] as (typeof items)[number] };
 }
 
+/** The middle value (the upper one of an even count); sorts `values` in place. */
+export const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
 /** A benchmark file's default export. */
 export type Bench = () => Promise<BenchRow[]>;
 
@@ -104,7 +107,6 @@ export async function measureInterleaved<K extends string>(
       samples[name].push((await measure(fn, { seconds, ...(batch === undefined ? {} : { batch }) })).opsPerSec);
     }
   }
-  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
   return Object.fromEntries(names.map((name) => [name, median(samples[name])])) as Record<K, number>;
 }
 

@@ -7,6 +7,7 @@ import autocannon from 'autocannon';
 import express from 'express';
 import Fastify from 'fastify';
 import type { BenchRow } from './harness';
+import { median } from './harness';
 
 // Feedback POSTs per second and p99 latency through the Express router and the
 // Fastify plugin on loopback, against a bare Express and a bare Fastify handler
@@ -23,8 +24,6 @@ async function load(url: string, body: string, seconds: number): Promise<Load> {
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`[bench] ${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
-
-const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /**
  * Bare and ours in alternating 2-second rounds, each figure the median of its
