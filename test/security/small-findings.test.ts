@@ -22,11 +22,8 @@ describe.each(BINDINGS)('issue #18.18 small findings through %s', (name) => {
     binding = await startBinding(name, f.service);
     const make = async (key: string) => {
       const source = (await req({ path: '/entities', key, json: { ...entity, name: 'Vendor' } })).body.id as string;
-      const flow = await req({
-        path: '/flows',
-        key,
-        json: { name: 'Valid e-mails only', sources: [{ entity_id: source }], steps: [], acceptance_criteria: { op: 'and', rules: [{ lhv: 'lead.email', op: 'format is valid' }] } },
-      });
+      const acceptance_criteria = { op: 'and', rules: [{ lhv: 'lead.email', op: 'format is valid' }] };
+      const flow = await req({ path: '/flows', key, json: { name: 'Valid e-mails only', sources: [{ entity_id: source }], steps: [], acceptance_criteria } });
       expect(flow.status, flow.text).toBe(201);
       return { source, flow: flow.body.id as string };
     };

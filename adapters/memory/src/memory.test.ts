@@ -55,7 +55,9 @@ describe('the testkit can fail', () => {
         update: (flow: Parameters<typeof broken.flows.update>[0], expected: number) =>
           broken.flows.get(flow.id).andThen((current) =>
             current?.version === expected
-              ? ResultAsync.fromSafePromise(new Promise((resolve) => setTimeout(resolve, 5))).andThen(() => (broken.tables.flows.set(flow.id, flow), okAsync(undefined)))
+              ? ResultAsync.fromSafePromise(new Promise((resolve) => setTimeout(resolve, 5))).andThen(
+                  () => (broken.tables.flows.set(flow.id, flow), okAsync(undefined)),
+                )
               : errAsync({ type: 'Conflict' as const, message: 'stale' }),
           ),
       },

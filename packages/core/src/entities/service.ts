@@ -70,7 +70,9 @@ export function createEntitiesApi(deps: { storage: Storage; clock: Clock }): Ent
   const checkFlowIds = (principal: Principal, flowIds: readonly Id[] | undefined): ResultAsync<undefined, LeadrouteError> => {
     if (!flowIds || flowIds.length === 0) return okAsync(undefined);
     return ResultAsync.combine(flowIds.map((flowId) => storage.flows.get(flowId).map((flow) => flow?.account_id === principal.account.id))).andThen((own) => {
-      const issues = flowIds.flatMap((flowId, i) => (own[i] ? [] : [{ path: `/flow_ids/${i}`, message: `flow_ids names no flow of this account: ${flowId}.` }]));
+      const issues = flowIds.flatMap((flowId, i) =>
+        own[i] ? [] : [{ path: `/flow_ids/${i}`, message: `flow_ids names no flow of this account: ${flowId}.` }],
+      );
       return issues.length > 0 ? errAsync(errors.validation(issues, 'The entity is not valid.')) : okAsync(undefined);
     });
   };

@@ -115,7 +115,9 @@ export function createFlowsApi(deps: { storage: Storage; clock: Clock; entities:
       const { ifMatch } = conditions;
       const claimed = isRecord(body) ? body.version : undefined;
       if (claimed !== undefined && !(Number.isSafeInteger(claimed) && (claimed as number) >= 1))
-        return errAsync(errors.validation([{ path: '/version', message: 'version must be the positive integer the flow was read at.' }], 'The flow is not valid.'));
+        return errAsync(
+          errors.validation([{ path: '/version', message: 'version must be the positive integer the flow was read at.' }], 'The flow is not valid.'),
+        );
       const stale = (version: number): LeadrouteError =>
         ifMatch === undefined
           ? errors.conflict(`The flow is at version ${version}; read it again and retry.`, version)
@@ -132,7 +134,9 @@ export function createFlowsApi(deps: { storage: Storage; clock: Clock; entities:
           // writers from one version exactly one gets through; the other learns the version now.
           return storage.flows
             .update(record, current.version)
-            .orElse((e) => (e.type === 'Conflict' ? storage.flows.get(current.id).andThen((now) => errAsync(stale(now?.version ?? current.version + 1))) : errAsync(e)))
+            .orElse((e) =>
+              e.type === 'Conflict' ? storage.flows.get(current.id).andThen((now) => errAsync(stale(now?.version ?? current.version + 1))) : errAsync(e),
+            )
             .map(() => toFlow(record));
         });
       });

@@ -10,7 +10,11 @@ export function entityRoutes(service: LeadService): Route[] {
     { method: 'GET', path: '/entities', auth: 'key', summary: 'List the entities the account can see',
       doc: { response: { type: 'array', items: schemaRef('Entity') } }, handle: (c) => entities.list(c.principal).map(json(200)) },
     { method: 'POST', path: '/entities', auth: 'key', readsBody: true, summary: 'Create an entity',
-      doc: { body: schemaRef('EntityInput'), response: schemaRef('Entity'), errors: { 422: 'The body is not valid (flow_ids must name flows of this account).' } },
+      doc: {
+        body: schemaRef('EntityInput'),
+        response: schemaRef('Entity'),
+        errors: { 422: 'The body is not valid (flow_ids must name flows of this account).' },
+      },
       handle: (c) => entities.create(c.principal, c.body).map(json(201)) },
     { method: 'GET', path: '/entities/:id', auth: 'key', summary: 'Get an entity',
       doc: { response: schemaRef('Entity') }, handle: (c) => entities.get(c.principal, c.params.id ?? '').map(json(200)) },

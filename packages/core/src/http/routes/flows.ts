@@ -42,8 +42,11 @@ export function flowRoutes(service: LeadService): Route[] {
   });
   return [
     { method: 'GET', path: '/flows', auth: 'key', summary: "List the account's flows", doc: { response: { type: 'array', items: schemaRef('Flow') } }, handle: (c) => flows.list(c.principal).map(json(200)) },
-    { method: 'POST', path: '/flows', auth: 'key', readsBody: true, summary: 'Create a flow', doc: { body: schemaRef('FlowInput'), response: schemaRef('Flow') }, handle: (c) => flows.create(c.principal, c.body).map(versioned(201)) },
-    { method: 'GET', path: '/flows/:id', auth: 'key', summary: 'Get a flow (ETag: its version)', doc: { response: schemaRef('Flow') }, handle: (c) => flows.get(c.principal, c.params.id ?? '').map(versioned(200)) },
+    { method: 'POST', path: '/flows', auth: 'key', readsBody: true, summary: 'Create a flow',
+      doc: { body: schemaRef('FlowInput'), response: schemaRef('Flow') },
+      handle: (c) => flows.create(c.principal, c.body).map(versioned(201)) },
+    { method: 'GET', path: '/flows/:id', auth: 'key', summary: 'Get a flow (ETag: its version)', doc: { response: schemaRef('Flow') },
+      handle: (c) => flows.get(c.principal, c.params.id ?? '').map(versioned(200)) },
     {
       method: 'PUT',
       path: '/flows/:id',
