@@ -1,5 +1,5 @@
-import { type StorageHarness, failingCases, runSuites, storageSuites } from '@leadroute/testkit';
-import { errAsync, okAsync } from 'neverthrow';
+import { type StorageHarness, failingCases, flowStoreSuite, runSuites, storageSuites } from '@leadroute/testkit';
+import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { memoryStorage } from './index';
 
@@ -44,5 +44,25 @@ describe('the testkit can fail', () => {
         'AliasStore: remove deletes the alias and reports whether it existed',
       ]),
     );
+  });
+
+  it('#18.13 flags a flow store that checks the version and writes in two steps (two writers from one version both win)', async () => {
+    const broken = memoryStorage();
+    const checkThenWrite = {
+      ...broken,
+      flows: {
+        ...broken.flows,
+        update: (flow: Parameters<typeof broken.flows.update>[0], expected: number) =>
+          broken.flows.get(flow.id).andThen((current) =>
+            current?.version === expected
+              ? ResultAsync.fromSafePromise(new Promise((resolve) => setTimeout(resolve, 5))).andThen(
+                  () => (broken.tables.flows.set(flow.id, flow), okAsync(undefined)),
+                )
+              : errAsync({ type: 'Conflict' as const, message: 'stale' }),
+          ),
+      },
+    };
+    const failed = await failingCases(() => harness(checkThenWrite as typeof broken), [flowStoreSuite]);
+    expect(failed).toEqual(['FlowStore: #18.13 of concurrent updates from one version, exactly one succeeds and the others are Conflicts']);
   });
 });

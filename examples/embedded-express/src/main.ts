@@ -21,9 +21,11 @@ const apiKey = process.env.LEADROUTE_API_KEY || randomBytes(18).toString('base64
 (await service.accounts.create({ name: 'Embedded', api_key: apiKey }))._unsafeUnwrap();
 app.use('/leadroute', expressRouter(service));
 
-const server = app.listen(Number(process.env.PORT ?? 3002), () => {
+// Loopback unless HOST says otherwise (HOST=0.0.0.0 to serve the network).
+const host = process.env.HOST || '127.0.0.1';
+const server = app.listen(Number(process.env.PORT ?? 3002), host, () => {
   const address = server.address();
-  const url = `http://localhost:${typeof address === 'object' && address ? address.port : 3002}`;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${typeof address === 'object' && address ? address.port : 3002}`;
   console.log(`Existing app with Leadroute at /leadroute listening on ${url}`);
   console.log(`Try:\n  curl -u API:${apiKey} ${url}/leadroute/entities`);
 });

@@ -9,10 +9,13 @@ import pg from 'pg';
 import { CALLERS, demoBuyerModule, seed } from './seed';
 
 const app = express();
+// Loopback unless HOST says otherwise: a demo with printed keys must not be reachable from the network by default.
+const host = process.env.HOST || '127.0.0.1';
 // Listen first: export download links are absolute, so the service needs its own address.
-const server = app.listen(Number(process.env.PORT ?? 3000));
+const server = app.listen(Number(process.env.PORT ?? 3000), host);
 await once(server, 'listening');
-const url = process.env.LEADROUTE_PUBLIC_URL ?? `http://localhost:${(server.address() as AddressInfo).port}`;
+const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+const url = process.env.LEADROUTE_PUBLIC_URL ?? `http://${shown}:${(server.address() as AddressInfo).port}`;
 
 // PostgreSQL when DATABASE_URL is set (tables created or brought up to date at start-up), memory otherwise.
 const pool = process.env.DATABASE_URL ? new pg.Pool({ connectionString: process.env.DATABASE_URL }) : undefined;

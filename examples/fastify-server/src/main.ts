@@ -15,7 +15,8 @@ await app.register(leadroute, { service, prefix: '/api' });
 await app.register(leadroute, { service, serve: 'certificates', prefix: '/certificates' });
 app.get('/health', async () => ({ ok: true }));
 
-const address = await app.listen({ port: Number(process.env.PORT ?? 3001), host: '127.0.0.1' });
+// Loopback unless HOST says otherwise (HOST=0.0.0.0 to serve the network).
+const address = await app.listen({ port: Number(process.env.PORT ?? 3001), host: process.env.HOST || '127.0.0.1' });
 console.log(`Leadroute on Fastify listening on ${address}`);
 console.log(`Try:\n  curl -u API:${apiKey} ${address}/api/entities`);
 

@@ -16,7 +16,8 @@ export type LeadrouteError =
   | { readonly type: 'NotFound'; readonly message: string }
   | { readonly type: 'MethodNotAllowed'; readonly message: string; readonly allow: readonly string[] }
   | { readonly type: 'NotAcceptable'; readonly message: string }
-  | { readonly type: 'Conflict'; readonly message: string }
+  | { readonly type: 'Conflict'; readonly message: string; readonly current_version?: number }
+  | { readonly type: 'PreconditionFailed'; readonly message: string; readonly current_version: number }
   | { readonly type: 'PayloadTooLarge'; readonly message: string; readonly limit: number }
   | { readonly type: 'UnsupportedMediaType'; readonly message: string }
   | { readonly type: 'Validation'; readonly message: string; readonly issues: readonly Issue[] }
@@ -41,7 +42,11 @@ export const errors = {
     allow,
   }),
   notAcceptable: (message: string): LeadrouteError => ({ type: 'NotAcceptable', message }),
-  conflict: (message: string): LeadrouteError => ({ type: 'Conflict', message }),
+  /** `currentVersion`: the resource's version now, for a stale write of a versioned resource (a flow). */
+  conflict: (message: string, currentVersion?: number): LeadrouteError =>
+    currentVersion === undefined ? { type: 'Conflict', message } : { type: 'Conflict', message, current_version: currentVersion },
+  /** An `If-Match` that names none of the resource's current version. */
+  preconditionFailed: (message: string, currentVersion: number): LeadrouteError => ({ type: 'PreconditionFailed', message, current_version: currentVersion }),
   payloadTooLarge: (limit: number): LeadrouteError => ({
     type: 'PayloadTooLarge',
     message: `Request body is larger than ${limit} bytes.`,

@@ -8,6 +8,7 @@ import type { Clock } from '../ports/clock';
 import type { Storage } from '../ports/storage';
 import { isTimeZone, isoTime } from '../time';
 import { accountEntity } from '../entities/account-entity';
+import { isEmailAddress } from '../rules/fields/email';
 
 /** What the host gives to create an account. */
 export interface NewAccount {
@@ -49,6 +50,9 @@ function validateNewAccount(input: NewAccount): Issue[] {
     issues.push({ path: '/time_zone', message: `${String(input.time_zone)} is not an IANA time zone.` });
   if (input.api_key !== undefined && (typeof input.api_key !== 'string' || input.api_key.length < MIN_KEY_LENGTH))
     issues.push({ path: '/api_key', message: `api_key must be at least ${MIN_KEY_LENGTH} characters.` });
+  const email = input.user?.email;
+  if (email !== undefined && email !== '' && (typeof email !== 'string' || !isEmailAddress(email)))
+    issues.push({ path: '/user/email', message: 'user.email must be an e-mail address (local part of at most 64 characters, at most 254 in all).' });
   return issues;
 }
 

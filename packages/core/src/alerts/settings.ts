@@ -1,5 +1,6 @@
 import type { Issue } from '../errors';
 import { ALERT_SEVERITIES, ALERT_TYPES } from '../ports/alerts';
+import { isEmailAddress } from '../rules/fields/email';
 import { tryCompileTemplate } from '../rules/template';
 import { isRecord } from '../validation';
 import { type AlertSettings, DEFAULT_ALERT_SETTINGS } from './defaults';
@@ -69,7 +70,7 @@ export function validateOverrides(value: unknown): Issue[] {
   for (const [key, v] of Object.entries(value)) {
     if (key === 'enabled') checkValue('/enabled', key, v, true, issues);
     else if (key === 'email_to') {
-      if (!Array.isArray(v) || v.some((a) => typeof a !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(a)))
+      if (!Array.isArray(v) || v.some((a) => typeof a !== 'string' || !isEmailAddress(a)))
         issues.push({ path: '/email_to', message: 'email_to must be an array of e-mail addresses.' });
     } else if (key === 'types') {
       if (!isRecord(v)) {

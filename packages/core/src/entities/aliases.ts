@@ -68,6 +68,8 @@ export function createAliasesApi(deps: { storage: Storage; clock: Clock; entitie
     update(principal, id, body) {
       const input = validateFields<AliasInput>(body, ALIAS_FIELDS);
       if (input.isErr()) return errAsync(errors.validation(input.error, 'The entity alias is not valid.'));
+      // A body that changes nothing is a client mistake (a misspelt field, a wrong body), not a success.
+      if (Object.keys(input.value).length === 0) return errAsync(errors.badRequest('The body names no field to update; give entity_id, entity_alias or both.'));
       return own(principal, id).andThen((current) => {
         const next: EntityAlias = {
           ...current,

@@ -1,4 +1,4 @@
-import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import type { Principal } from '../context';
 import { errors, type LeadrouteError } from '../errors';
 import { type Id, isId, newId } from '../ids';
@@ -63,6 +63,20 @@ export function createEntitiesApi(deps: { storage: Storage; clock: Clock }): Ent
     );
   };
 
+  /**
+   * `flow_ids` lists flows where the entity is used, so each must be a flow of this
+   * account; another account's flow answers as an unknown one, leaking nothing.
+   */
+  const checkFlowIds = (principal: Principal, flowIds: readonly Id[] | undefined): ResultAsync<undefined, LeadrouteError> => {
+    if (!flowIds || flowIds.length === 0) return okAsync(undefined);
+    return ResultAsync.combine(flowIds.map((flowId) => storage.flows.get(flowId).map((flow) => flow?.account_id === principal.account.id))).andThen((own) => {
+      const issues = flowIds.flatMap((flowId, i) =>
+        own[i] ? [] : [{ path: `/flow_ids/${i}`, message: `flow_ids names no flow of this account: ${flowId}.` }],
+      );
+      return issues.length > 0 ? errAsync(errors.validation(issues, 'The entity is not valid.')) : okAsync(undefined);
+    });
+  };
+
   return {
     visible,
     list(principal) {
@@ -85,10 +99,12 @@ export function createEntitiesApi(deps: { storage: Storage; clock: Clock }): Ent
         owner_account_id: principal.account.id,
         name: fields.name.trim(),
         see: fields.see?.toLowerCase() ?? null,
+        flow_ids: (fields.flow_ids ?? ENTITY_DEFAULTS.flow_ids).map((x) => x.toLowerCase()),
         created_at: at,
         updated_at: at,
       };
       return checkSee(principal, record.id, record)
+        .andThen(() => checkFlowIds(principal, fields.flow_ids && record.flow_ids))
         .andThen(() => storage.entities.insert(record))
         .map(() => toEntity(record));
     },
@@ -103,9 +119,12 @@ export function createEntitiesApi(deps: { storage: Storage; clock: Clock }): Ent
           name: changes.name === undefined ? current.name : changes.name.trim(),
           // Un-deprecating an entity drops its replacement.
           see: changes.deprecated === false && changes.see === undefined ? null : changes.see === undefined ? current.see : (changes.see?.toLowerCase() ?? null),
+          flow_ids: changes.flow_ids === undefined ? current.flow_ids : changes.flow_ids.map((x) => x.toLowerCase()),
           updated_at: isoTime(clock.now()),
         };
+        // Only a flow_ids in the body is checked: one stored before this check existed does not block other changes.
         return checkSee(principal, merged.id, merged)
+          .andThen(() => checkFlowIds(principal, changes.flow_ids && merged.flow_ids))
           .andThen(() => storage.entities.update(merged))
           .map(() => toEntity(merged));
       });

@@ -3,7 +3,7 @@ import { fromZonedTime } from 'date-fns-tz';
 import { err, ok, type Result } from 'neverthrow';
 import type { Issue } from '../errors';
 import { type Id, isId } from '../ids';
-import { parseValue, type RuleElement, validateRules } from '../rules';
+import { isEmailAddress, type RuleElement, validateRules } from '../rules';
 import { isRecord } from '../validation';
 
 /** What `POST /exports` reads from its body; everything else is set by the service. */
@@ -80,7 +80,7 @@ export function parseExportRequest(body: unknown, timeZone: string): Result<Expo
       bad('/email_to', `email_to must be an array of at most ${EXPORT_MAX_RECIPIENTS} e-mail addresses.`);
     } else {
       body.email_to.forEach((address: unknown, i) => {
-        if (typeof address !== 'string' || address.length > 254 || !parseValue('email', address.trim()).valid) bad(`/email_to/${i}`, 'Each address must be an e-mail address.');
+        if (typeof address !== 'string' || !isEmailAddress(address.trim())) bad(`/email_to/${i}`, 'Each address must be an e-mail address.');
         else if (!email_to.includes(address.trim())) email_to.push(address.trim());
       });
     }

@@ -8,6 +8,7 @@ import type { Clock } from '../ports/clock';
 import type { Storage } from '../ports/storage';
 import { keepSecrets, withoutSecrets } from '../firehose/secrets';
 import { isoTime } from '../time';
+import { isRecord } from '../validation';
 import type { Flow, FlowConfig, FlowRecord } from './types';
 import { validateFlow } from './validate';
 
@@ -16,8 +17,20 @@ export interface FlowsApi {
   list(principal: Principal): ResultAsync<Flow[], LeadrouteError>;
   get(principal: Principal, id: string): ResultAsync<Flow, LeadrouteError>;
   create(principal: Principal, body: unknown): ResultAsync<Flow, LeadrouteError>;
-  /** Replaces the flow's configuration; step and limit IDs named in the body are kept. */
-  update(principal: Principal, id: string, body: unknown): ResultAsync<Flow, LeadrouteError>;
+  /**
+   * Replaces the flow's configuration; step and limit IDs named in the body are kept.
+   * Optimistic concurrency: a body `version` other than the stored one is a Conflict,
+   * `conditions.ifMatch` naming none of it is PreconditionFailed, both carrying the
+   * current version. Without either the write applies to whatever version is stored
+   * (last write wins), except that a write racing another between read and write is a Conflict.
+   */
+  update(principal: Principal, id: string, body: unknown, conditions?: FlowWriteConditions): ResultAsync<Flow, LeadrouteError>;
+}
+
+/** Preconditions of a flow write, from the HTTP `If-Match` header or an embedding caller. */
+export interface FlowWriteConditions {
+  /** Versions the caller's copy may be at (`If-Match: "3", "4"`), or `'any'` for `If-Match: *` (the flow exists). */
+  readonly ifMatch?: readonly number[] | 'any';
 }
 
 export function toFlow(record: FlowRecord): Flow {
@@ -98,16 +111,35 @@ export function createFlowsApi(deps: { storage: Storage; clock: Clock; entities:
         return storage.flows.insert(record).map(() => toFlow(record));
       });
     },
-    update(principal, id, body) {
-      return own(principal, id).andThen((current) =>
-        validate(principal, keepSecrets(body, current.firehose), current).andThen((config) => {
+    update(principal, id, body, conditions = {}) {
+      const { ifMatch } = conditions;
+      const claimed = isRecord(body) ? body.version : undefined;
+      if (claimed !== undefined && !(Number.isSafeInteger(claimed) && (claimed as number) >= 1))
+        return errAsync(
+          errors.validation([{ path: '/version', message: 'version must be the positive integer the flow was read at.' }], 'The flow is not valid.'),
+        );
+      const stale = (version: number): LeadrouteError =>
+        ifMatch === undefined
+          ? errors.conflict(`The flow is at version ${version}; read it again and retry.`, version)
+          : errors.preconditionFailed(`If-Match names none of the flow's current version ${version}; read it again and retry.`, version);
+      return own(principal, id).andThen((current) => {
+        // Preconditions before validation (RFC 9110 §13.2.2): a stale copy is refused whatever it holds.
+        if (ifMatch !== undefined && ifMatch !== 'any' && !ifMatch.includes(current.version))
+          return errAsync(errors.preconditionFailed(`If-Match names none of the flow's current version ${current.version}.`, current.version));
+        if (claimed !== undefined && claimed !== current.version)
+          return errAsync(errors.conflict(`The body is version ${claimed as number} of the flow; it is at version ${current.version}.`, current.version));
+        return validate(principal, keepSecrets(body, current.firehose), current).andThen((config) => {
           const record: FlowRecord = { ...config, id: current.id, account_id: current.account_id, version: current.version + 1, created_at: current.created_at, updated_at: isoTime(clock.now()) };
+          // The store writes only while the flow is still at the version checked above, so of two
+          // writers from one version exactly one gets through; the other learns the version now.
           return storage.flows
             .update(record, current.version)
-            .mapErr((e) => (e.type === 'Conflict' ? errors.conflict('The flow was changed by another request; read it again and retry.') : e))
+            .orElse((e) =>
+              e.type === 'Conflict' ? storage.flows.get(current.id).andThen((now) => errAsync(stale(now?.version ?? current.version + 1))) : errAsync(e),
+            )
             .map(() => toFlow(record));
-        }),
-      );
+        });
+      });
     },
   };
 }

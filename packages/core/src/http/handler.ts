@@ -8,6 +8,7 @@ import { AUTHENTICATE_CHALLENGE, presentedKey } from './auth';
 import { bodyFormat, type BodyLimits, DEFAULT_BODY_LIMITS, hasBody, parseBody, parseQuery, readBody } from './body';
 import { header } from './headers';
 import { openApiDocument } from './openapi';
+import { entityTag } from './preconditions';
 import { createRouter } from './router';
 import { coreRoutes } from './routes';
 import { internalProblem, type Problem, problemOf } from './status';
@@ -51,6 +52,8 @@ function errorResponse(error: LeadrouteError): HttpResponse {
   const extra: Record<string, string> = {};
   if (error.type === 'Unauthorized') extra['www-authenticate'] = AUTHENTICATE_CHALLENGE;
   if (error.type === 'MethodNotAllowed') extra.allow = error.allow.join(', ');
+  // A stale write learns the version to read again, as the header a retry's If-Match copies.
+  if ((error.type === 'Conflict' || error.type === 'PreconditionFailed') && error.current_version !== undefined) extra.etag = entityTag(error.current_version);
   // A refused body may still be arriving: close the connection rather than read it.
   if (error.type === 'PayloadTooLarge') extra.connection = 'close';
   return problemResponse(problemOf(error), extra);

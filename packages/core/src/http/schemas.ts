@@ -20,6 +20,7 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       detail: { type: 'string' },
       code: { type: 'string', description: 'Stable error kind, e.g. NotFound, Validation.' },
       errors: { type: 'array', items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+      current_version: { type: 'integer', description: 'On 409 or 412 for a stale write of a versioned resource (a flow): its current version.' },
     },
   },
   Rule: {

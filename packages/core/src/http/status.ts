@@ -11,6 +11,7 @@ export function statusOf(error: LeadrouteError): number {
     .with({ type: 'MethodNotAllowed' }, () => 405)
     .with({ type: 'NotAcceptable' }, () => 406)
     .with({ type: 'Conflict' }, () => 409)
+    .with({ type: 'PreconditionFailed' }, () => 412)
     .with({ type: 'PayloadTooLarge' }, () => 413)
     .with({ type: 'UnsupportedMediaType' }, () => 415)
     .with({ type: 'Validation' }, () => 422)
@@ -27,6 +28,7 @@ const TITLES: Record<number, string> = {
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
   409: 'Conflict',
+  412: 'Precondition Failed',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
@@ -44,13 +46,16 @@ export interface Problem {
   /** The error's kind, stable for clients to branch on. */
   readonly code: string;
   readonly errors?: readonly { path: string; message: string }[];
+  /** On a stale write of a versioned resource (409, 412): its version now, to read it again and retry. */
+  readonly current_version?: number;
 }
 
 export function problemOf(error: LeadrouteError): Problem {
   const status = statusOf(error);
   // Storage and upstream causes stay in the logs; the caller learns only what failed.
   const base = { type: 'about:blank' as const, title: TITLES[status] ?? 'Error', status, detail: error.message, code: error.type };
-  return 'issues' in error && error.issues ? { ...base, errors: error.issues } : base;
+  const withIssues = 'issues' in error && error.issues ? { ...base, errors: error.issues } : base;
+  return 'current_version' in error && error.current_version !== undefined ? { ...withIssues, current_version: error.current_version } : withIssues;
 }
 
 /** Problem for an exception nobody turned into a value: a bug, reported without its internals. */

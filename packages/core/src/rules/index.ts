@@ -12,6 +12,7 @@ export { validateRules, validateRuleSet } from './validate';
 export type { ParseOptions } from './fields/parsed';
 export { isParsedValue, normalOf } from './fields/parsed';
 export { FIELD_TYPES, isFieldType, parseValue } from './fields/parse';
+export { EMAIL_LIMITS, isEmailAddress } from './fields/email';
 export { STANDARD_LEAD_FIELDS, typeLead } from './lead';
 export type { CompiledRuleSet, CompileOptions, LastMatch } from './compile';
 export { compileRules, compileRuleSet, evaluateLastMatch } from './compile';

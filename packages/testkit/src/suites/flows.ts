@@ -39,6 +39,18 @@ export const flowStoreSuite: Suite = {
       },
     },
     {
+      name: '#18.13 of concurrent updates from one version, exactly one succeeds and the others are Conflicts',
+      async run({ storage }) {
+        const flow = aFlow(anAccount().id);
+        await storage.flows.insert(flow);
+        const results = await Promise.all(Array.from({ length: 8 }, (_, i) => storage.flows.update({ ...flow, name: `Editor ${i}`, version: 2 }, 1)));
+        const won = results.flatMap((r, i) => (r.isOk() ? [i] : []));
+        expect(won).toHaveLength(1);
+        expect(results.filter((r) => r.isErr()).map((r) => r._unsafeUnwrapErr().type)).toEqual(Array(7).fill('Conflict'));
+        expect((await storage.flows.get(flow.id))._unsafeUnwrap()).toMatchObject({ name: `Editor ${won[0]}`, version: 2 });
+      },
+    },
+    {
       name: 'answers undefined for an unknown flow',
       async run({ storage }) {
         expect((await storage.flows.get(freshId()))._unsafeUnwrap()).toBeUndefined();

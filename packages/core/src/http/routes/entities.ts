@@ -10,7 +10,12 @@ export function entityRoutes(service: LeadService): Route[] {
     { method: 'GET', path: '/entities', auth: 'key', summary: 'List the entities the account can see',
       doc: { response: { type: 'array', items: schemaRef('Entity') } }, handle: (c) => entities.list(c.principal).map(json(200)) },
     { method: 'POST', path: '/entities', auth: 'key', readsBody: true, summary: 'Create an entity',
-      doc: { body: schemaRef('EntityInput'), response: schemaRef('Entity') }, handle: (c) => entities.create(c.principal, c.body).map(json(201)) },
+      doc: {
+        body: schemaRef('EntityInput'),
+        response: schemaRef('Entity'),
+        errors: { 422: 'The body is not valid (flow_ids must name flows of this account).' },
+      },
+      handle: (c) => entities.create(c.principal, c.body).map(json(201)) },
     { method: 'GET', path: '/entities/:id', auth: 'key', summary: 'Get an entity',
       doc: { response: schemaRef('Entity') }, handle: (c) => entities.get(c.principal, c.params.id ?? '').map(json(200)) },
     {
@@ -19,7 +24,11 @@ export function entityRoutes(service: LeadService): Route[] {
       auth: 'key',
       readsBody: true,
       summary: 'Update or deprecate an entity',
-      doc: { body: schemaRef('EntityInput'), response: schemaRef('Entity'), errors: { 403: 'Standard entities cannot be changed.' } },
+      doc: {
+        body: schemaRef('EntityInput'),
+        response: schemaRef('Entity'),
+        errors: { 403: 'Standard entities cannot be changed.', 422: 'The body is not valid (flow_ids must name flows of this account).' },
+      },
       handle: (c) => entities.update(c.principal, c.params.id ?? '', c.body).map(json(200)),
     },
     { method: 'GET', path: '/entity-aliases', auth: 'key', summary: "List the account's entity aliases",
@@ -34,7 +43,14 @@ export function entityRoutes(service: LeadService): Route[] {
       auth: 'key',
       readsBody: true,
       summary: 'Update an entity alias',
-      doc: { body: schemaRef('EntityAliasInput'), response: schemaRef('EntityAlias'), errors: { 409: 'The account already has an alias for that entity.' } },
+      doc: {
+        body: schemaRef('EntityAliasInput'),
+        response: schemaRef('EntityAlias'),
+        errors: {
+          400: 'The body cannot be parsed as its Content-Type, or names no field to update (entity_id, entity_alias).',
+          409: 'The account already has an alias for that entity.',
+        },
+      },
       handle: (c) => aliases.update(c.principal, c.params.id ?? '', c.body).map(json(200)),
     },
     {

@@ -1,8 +1,10 @@
+import type { Flow } from '../../flows/types';
 import type { RecordedRequest } from '../../ports/integrations';
 import type { LeadService } from '../../service';
 import { json, JSON_OR_XML, negotiated } from '../reply';
 import { schemaRef } from '../schemas';
-import type { Route, RouteContext } from '../types';
+import { entityTag, writeConditions } from '../preconditions';
+import type { Reply, Route, RouteContext } from '../types';
 
 const MAX_RECORDED_BODY = 64 * 1024;
 
@@ -17,6 +19,11 @@ function recorded(c: RouteContext, now: number): RecordedRequest {
   const body = c.body === undefined ? '' : JSON.stringify(c.body);
   return { method: c.request.method, url: c.request.url, version: '1.1', headers, body: body.slice(0, MAX_RECORDED_BODY), timestamp: now };
 }
+
+/** A flow answer with its version as a strong ETag, for `If-Match` on the next write. */
+const versioned =
+  (status: number) =>
+  (flow: Flow): Reply => ({ status, json: flow, headers: { etag: entityTag(flow.version) } });
 
 /** Flow configuration and lead intake. */
 export function flowRoutes(service: LeadService): Route[] {
@@ -35,9 +42,27 @@ export function flowRoutes(service: LeadService): Route[] {
   });
   return [
     { method: 'GET', path: '/flows', auth: 'key', summary: "List the account's flows", doc: { response: { type: 'array', items: schemaRef('Flow') } }, handle: (c) => flows.list(c.principal).map(json(200)) },
-    { method: 'POST', path: '/flows', auth: 'key', readsBody: true, summary: 'Create a flow', doc: { body: schemaRef('FlowInput'), response: schemaRef('Flow') }, handle: (c) => flows.create(c.principal, c.body).map(json(201)) },
-    { method: 'GET', path: '/flows/:id', auth: 'key', summary: 'Get a flow', doc: { response: schemaRef('Flow') }, handle: (c) => flows.get(c.principal, c.params.id ?? '').map(json(200)) },
-    { method: 'PUT', path: '/flows/:id', auth: 'key', readsBody: true, summary: "Replace a flow's configuration", doc: { body: schemaRef('FlowInput'), response: schemaRef('Flow'), errors: { 409: 'The flow changed since it was read.' } }, handle: (c) => flows.update(c.principal, c.params.id ?? '', c.body).map(json(200)) },
+    { method: 'POST', path: '/flows', auth: 'key', readsBody: true, summary: 'Create a flow',
+      doc: { body: schemaRef('FlowInput'), response: schemaRef('Flow') },
+      handle: (c) => flows.create(c.principal, c.body).map(versioned(201)) },
+    { method: 'GET', path: '/flows/:id', auth: 'key', summary: 'Get a flow (ETag: its version)', doc: { response: schemaRef('Flow') },
+      handle: (c) => flows.get(c.principal, c.params.id ?? '').map(versioned(200)) },
+    {
+      method: 'PUT',
+      path: '/flows/:id',
+      auth: 'key',
+      readsBody: true,
+      summary: "Replace a flow's configuration (optimistic concurrency: If-Match or a body version)",
+      doc: {
+        body: schemaRef('FlowInput'),
+        response: schemaRef('Flow'),
+        errors: {
+          409: 'The body names a version other than the current one, or another write got in first; the problem carries current_version.',
+          412: 'If-Match names none of the current version; the problem carries current_version.',
+        },
+      },
+      handle: (c) => flows.update(c.principal, c.params.id ?? '', c.body, writeConditions(c.request)).map(versioned(200)),
+    },
     intake('submit'),
     intake('ping'),
   ];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { typeLead } from '../lead';
+import { isEmailAddress } from './email';
 import { parseValue } from './parse';
 
 const NOW = Date.UTC(2024, 5, 15, 12); // 2024-06-15T12:00Z
@@ -124,5 +125,48 @@ describe('typeLead', () => {
     expect(lead.loan_amount).toMatchObject({ type: 'number', normal: 5000 });
     expect(lead.favorite).toMatchObject({ type: 'string', normal: 'blue' });
     expect(lead.extra).toEqual({ a: 1 });
+  });
+});
+
+describe('isEmailAddress (RFC 5321 sizes)', () => {
+  const local = (n: number) => 'a'.repeat(n);
+  // A domain of `length` characters: 63-character labels joined by dots, ending in .com.
+  const domain = (length: number) => {
+    const labels: string[] = [];
+    let left = length - 4;
+    while (left > 0) {
+      const n = Math.min(63, left);
+      labels.push('d'.repeat(n));
+      left -= n + 1;
+    }
+    return `${labels.join('.')}.com`;
+  };
+
+  it('#18.18 refuses a 200,000-character local part, as a lead field too', () => {
+    const huge = `${local(200_000)}@example.com`;
+    expect(isEmailAddress(huge)).toBe(false);
+    expect(parseValue('email', huge)).toMatchObject({ valid: false });
+  });
+
+  it('#18.18 allows a local part of 64 characters and refuses 65', () => {
+    expect(isEmailAddress(`${local(64)}@example.com`)).toBe(true);
+    expect(isEmailAddress(`${local(65)}@example.com`)).toBe(false);
+    expect(parseValue('email', `${local(65)}@example.com`)).toMatchObject({ valid: false });
+  });
+
+  it('#18.18 allows 254 characters in all and refuses 255', () => {
+    const at254 = `${local(64)}@${domain(254 - 65)}`;
+    expect(at254).toHaveLength(254);
+    expect(isEmailAddress(at254)).toBe(true);
+    const at255 = `${local(64)}@${domain(255 - 65)}`;
+    expect(at255).toHaveLength(255);
+    expect(isEmailAddress(at255)).toBe(false);
+  });
+
+  it('keeps the shape rules: a TLD of letters, no empty local part, any case', () => {
+    expect(isEmailAddress('Ada.Lovelace@Example.COM')).toBe(true);
+    expect(isEmailAddress('ada@localhost')).toBe(false);
+    expect(isEmailAddress('ada@example.c0m')).toBe(false);
+    expect(isEmailAddress('@example.com')).toBe(false);
   });
 });
