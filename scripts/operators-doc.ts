@@ -72,7 +72,8 @@ function operatorRow(operator: Operator): string {
   const doc = operator.doc;
   if (!doc) return `| ${cell(operator.name)} | ${operator.arity} | undocumented | | | | |`;
   const examples = doc.examples.map((example) => cell(code(example))).join('<br>');
-  return `| ${cell(operator.name)} | ${operator.arity} | ${cell(doc.types)} | ${cell(doc.rhv ?? '—')} | ${cell(doc.semantics)} | ${cell(doc.caseRule)} | ${examples} |`;
+  const cells = [operator.name, operator.arity, doc.types, doc.rhv ?? '—', doc.semantics, doc.caseRule].map(cell);
+  return `| ${cells.join(' | ')} | ${examples} |`;
 }
 
 function leadConduitRow(lc: LeadConduitOperator, ours: ReadonlyMap<string, Operator>): string {

@@ -62,7 +62,9 @@ const includes: OperatorDoc = {
 
 const pattern: OperatorDoc = {
   types: PATTERN_VALUES,
-  rhv: 'a regular expression (RE2 syntax; JavaScript spellings such as `\\u0041` and `(?<name>…)` accepted): `^AB-\\d{3}$`, or `/…/flags` with flags i, m, s; an array means any of',
+  rhv:
+    'a regular expression (RE2 syntax; JavaScript spellings such as `\\u0041` and `(?<name>…)` accepted): ' +
+    '`^AB-\\d{3}$`, or `/…/flags` with flags i, m, s; an array means any of',
   semantics:
     'Searches the value for the pattern (unanchored: write `^…$` to match the whole value). Patterns with backreferences or lookaround, ' +
     'other flags, or more than 2,000 characters are refused when the rule is saved. Matching time is linear in the value.',
