@@ -24,7 +24,7 @@ export const RULES = {
   rules: [
     { lhv: 'lead.state', op: 'is included in', rhv: ['TX', 'CA', 'FL', 'NY', 'GA'] },
     { lhv: 'lead.email', op: 'format is valid' },
-    { lhv: 'lead.email', op: 'does not match pattern', rhv: '*@mailinator.com' },
+    { lhv: 'lead.email', op: 'does not match glob', rhv: '*@mailinator.com' },
     { lhv: 'lead.first_name', op: 'is not blank' },
     { lhv: 'lead.last_name', op: 'is not blank' },
     { lhv: 'lead.loan_amount', op: 'is between', rhv: '1000-50000' },

@@ -91,7 +91,7 @@ describe('compileRuleSet', () => {
         { lhv: 'lead.loan_amount', op: 'is less than or equal to', rhv: '{{ source.max_amount }}' },
         { lhv: 'lead.state', op: 'is included in', rhv: '{{ source.states }}' },
         { lhv: '{{ lowercase lead.first_name }}', op: 'is equal to', rhv: 'BOB' },
-        { lhv: 'lead.email', op: 'matches pattern', rhv: '*@{{ lowercase "GMAIL" }}.com' },
+        { lhv: 'lead.email', op: 'matches glob', rhv: '*@{{ lowercase "GMAIL" }}.com' },
       ],
     });
     expect(both(set)).toEqual({ pass: true });

@@ -17,7 +17,7 @@ export { STANDARD_LEAD_FIELDS, typeLead } from './lead';
 export type { CompiledRuleSet, CompileOptions, LastMatch } from './compile';
 export { compileRules, compileRuleSet, evaluateLastMatch } from './compile';
 export { referenceEvaluate } from './reference';
-export type { Operator, OperatorRegistry } from './operators/operator';
+export type { Operator, OperatorDoc, OperatorRegistry } from './operators/operator';
 export { defineOperator } from './operators/operator';
 export { BUILTIN_OPERATORS, createOperatorRegistry } from './operators/registry';
 export type { CompiledTemplate } from './template';

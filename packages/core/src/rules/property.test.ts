@@ -8,7 +8,10 @@ import type { EvalEnv } from './types';
 import { validateRuleSet } from './validate';
 
 const PATHS = ['lead.a', 'lead.n', 'lead.d', 'lead.tags', 'lead.state', 'lead.phone_1', 'lead.phone_1.area', 'lead.missing', 'source.x', '{{ lowercase lead.a }}'];
-const TEXT = ['Apple', 'apple', 'APPLE ', 'banana', '', '5', '5.0', '05', '10', 'TX', 'Texas', 'ca', '*ap*', '/^a/i', 'yes', 'no'];
+// '*ap*' is a glob but no regular expression; '^ap' and 'a.p' are both.
+const TEXT = [
+  'Apple', 'apple', 'APPLE ', 'banana', '', '5', '5.0', '05', '10', 'TX', 'Texas', 'ca', '*ap*', '/^a/i', '^ap', 'a.p', 'yes', 'no',
+];
 
 const scalarRhv = fc.oneof(
   fc.constantFrom(...TEXT),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { formatInTimeZone } from 'date-fns-tz';
 import { parseDateText } from './fields/dates';
 import { isParsedValue } from './fields/parsed';
-import { toRegExp } from './regex';
+import { compilePattern } from './regex';
 import type { EvalEnv } from './types';
 import { toNumber, toText } from './values';
 
@@ -84,6 +84,8 @@ const HASHES = new Set(['md5', 'sha1', 'sha256', 'sha512']);
  * - `substring v start [end]`
  * - `replace v search replacement` (search `/re/flags` or literal text, all occurrences)
  * - `extract v pattern [group]` (first match's group, default 1, else the whole match)
+ *
+ * Patterns run on RE2 (linear time, see `compilePattern`); an invalid one leaves `replace`'s text as is and `extract` empty.
  * - `format v pattern [timeZone]` (date-fns pattern for dates, `#,##0.00` style for numbers)
  * - `math a op [b]` (op `+ - * / % ^ min max`, or `round|floor|ceil [digits]`, `abs`)
  * - `hash v [algorithm]` (md5, sha1, sha256 (default), sha512; hex)
@@ -97,11 +99,11 @@ export const TEMPLATE_HELPERS: Readonly<Record<string, TemplateHelper>> = {
     const text = toText(value);
     const pattern = toText(search);
     if (!pattern.startsWith('/')) return text.replaceAll(pattern, toText(replacement));
-    const regex = toRegExp(pattern, 'g');
-    return regex.isOk() ? text.replace(regex.value, toText(replacement)) : text;
+    const regex = compilePattern(pattern, 'g');
+    return regex.isOk() ? regex.value.matcher(text).replaceAll(toText(replacement)) : text;
   },
   extract: ([value, pattern, group]) => {
-    const regex = toRegExp(toText(pattern));
+    const regex = compilePattern(toText(pattern), 'g');
     if (regex.isErr()) return '';
     const match = regex.value.exec(toText(value));
     if (!match) return '';

@@ -2,6 +2,20 @@ import type { Result } from 'neverthrow';
 import { ok } from 'neverthrow';
 import type { EvalEnv } from '../types';
 
+/** What docs/operators.md says about an operator; the table is generated from the registry. */
+export interface OperatorDoc {
+  /** Lead values it reads, e.g. `text, number, list`. */
+  readonly types: string;
+  /** What the rhv must be; unary operators take none. */
+  readonly rhv?: string;
+  /** What passes, in a sentence or two. */
+  readonly semantics: string;
+  /** How letter case is treated. */
+  readonly caseRule: string;
+  /** Rules as written, e.g. `lead.state is equal to TX`. */
+  readonly examples: readonly string[];
+}
+
 /**
  * An operator: how `lhv op rhv` is decided. `prepare` turns the rhv into whatever
  * `test` needs (a Set, a RegExp, bounds) once per rule when the rhv is static, or
@@ -17,6 +31,8 @@ export interface Operator<Operand = unknown> {
   readonly arity: 'unary' | 'binary';
   /** Phrase for failure reasons (`lead.state is not included in TX, CA`). @default `not <name>` */
   readonly failText?: string;
+  /** Its entry in the operator table. @default none (built-ins take theirs from `BUILTIN_DOCS`) */
+  readonly doc?: OperatorDoc;
   /** Checks and pre-normalizes the rhv; an Err message becomes a validation issue. */
   prepare?(rhv: unknown): Result<Operand, string>;
   test(value: unknown, operand: Operand, env: EvalEnv): boolean;

@@ -1,26 +1,32 @@
+import { BUILTIN_DOCS } from './docs';
 import { doesNotInclude, includes, isIncludedIn, isNotIncludedIn } from './membership';
 import { isEqualTo, isNotEqualTo } from './equality';
 import type { Operator, OperatorRegistry } from './operator';
 import {
   isAfter, isBefore, isBetween, isGreaterThan, isGreaterThanOrEqualTo, isLessThan, isLessThanOrEqualTo, isNotBetween,
 } from './ordering';
-import { doesNotMatchPattern, matchesPattern } from './pattern';
+import { doesNotMatchGlob, doesNotMatchPattern, matchesGlob, matchesPattern } from './pattern';
 import { isNotWithinTheLast, isWithinTheLast } from './recency';
 import {
   formatIsInvalid, formatIsValid, isBlankOp, isFalse, isNotBlank, isNotFalse, isNotObscene, isNotTrue, isObscene, isTrue,
 } from './unary';
 
-/** Every built-in operator. */
-export const BUILTIN_OPERATORS: readonly Operator[] = [
+const BUILTINS: readonly Operator[] = [
   isEqualTo, isNotEqualTo,
   isLessThan, isLessThanOrEqualTo, isGreaterThan, isGreaterThanOrEqualTo,
   isBetween, isNotBetween,
   isIncludedIn, isNotIncludedIn, includes, doesNotInclude,
-  matchesPattern, doesNotMatchPattern,
+  matchesPattern, doesNotMatchPattern, matchesGlob, doesNotMatchGlob,
   isBlankOp, isNotBlank, isTrue, isFalse, isNotTrue, isNotFalse,
   formatIsValid, formatIsInvalid, isObscene, isNotObscene,
   isBefore, isAfter, isWithinTheLast, isNotWithinTheLast,
 ];
+
+/** Every built-in operator, each with its entry of the operator table. */
+export const BUILTIN_OPERATORS: readonly Operator[] = BUILTINS.map((operator) => {
+  const doc = BUILTIN_DOCS[operator.name];
+  return doc ? { ...operator, doc } : operator;
+});
 
 /** Canonical form of an operator name: lower case, single spaces. */
 export function operatorKey(name: string): string {

@@ -47,22 +47,35 @@ table('includes', 'does not include', [
 ]);
 
 table('matches pattern', 'does not match pattern', [
-  ['glob, any case', 'Bob@GMAIL.com', '*@gmail.com', true],
-  ['glob is anchored', 'Bob@gmail.com.evil', '*@gmail.com', false],
-  ['glob ?', 'cat', 'c?t', true],
-  ['glob escapes regex characters', 'a.b', 'a.b', true],
-  ['glob . is literal', 'axb', 'a.b', false],
-  ['regex', 'ABC-123', '/^[A-Z]{3}-\\d+$/', true],
-  ['regex is case-sensitive unless flagged', 'abc-123', '/^[A-Z]{3}-\\d+$/', false],
-  ['regex i flag', 'abc-123', '/^[A-Z]{3}-\\d+$/i', true],
-  ['regex g flag stays pure', 'aaa', '/a/g', true],
-  ['any of several patterns', 'x@yahoo.com', ['*@gmail.com', '*@yahoo.com'], true],
+  ['#19.3 an unslashed pattern is a regular expression', 'AB-123', '^AB-\\d{3}$', true],
+  ['#19.3 anchors are the pattern\'s own', 'AB-1234', '^AB-\\d{3}$', false],
+  ['#19.3 unanchored, it searches the text', 'ref AB-123 ok', 'AB-\\d{3}', true],
+  ['#19.3 /…/i flag', 'AB', '/ab/i', true],
+  ['#19.3 case-sensitive unless flagged', 'AB', '/ab/', false],
+  ['#19.3 inline (?i) flag', 'AB', '(?i)^ab$', true],
+  ['#19.3 s flag lets . match a newline', 'a\nb', '/^a.b$/s', true],
+  ['#19.3 m flag anchors lines', 'x\nab', '/^ab$/m', true],
+  ['#19.3 . is a regex metacharacter, not a literal', 'axb', 'a.b', true],
+  ['#19.3 JavaScript \\u escapes', 'A', '^\\u0041$', true],
+  ['regex with flags', 'abc-123', '/^[A-Z]{3}-\\d+$/i', true],
+  ['any of several patterns', 'x@yahoo.com', ['@gmail\\.com$', '@yahoo\\.com$'], true],
   ['list value, any element', ['a', 'bb'], '/^b+$/', true],
+  ['typed value matches its normal form', typed('phone', '(212) 555-0123'), '^\\+1212', true],
+  ['component path value', typed('email', 'bob@gmail.com').domain, '^gmail\\.', true],
+  ['number as text', 12345, '^123', true],
+  ['blank against .*', undefined, '.*', true],
+  ['blank against text', undefined, 'a', false],
+]);
+
+table('matches glob', 'does not match glob', [
+  ['#19.3 glob, any case', 'Bob@GMAIL.com', '*@gmail.com', true],
+  ['#19.3 glob is anchored', 'Bob@gmail.com.evil', '*@gmail.com', false],
+  ['#19.3 glob ?', 'cat', 'c?t', true],
+  ['#19.3 glob . is literal', 'axb', 'a.b', false],
+  ['glob escapes regex characters', 'a+b(c)', 'a+b(c)', true],
+  ['any of several globs', 'x@yahoo.com', ['*@gmail.com', '*@yahoo.com'], true],
   ['typed value matches its normal form', typed('phone', '(212) 555-0123'), '+1212*', true],
-  ['component path value', typed('email', 'bob@gmail.com').domain, 'gmail.*', true],
-  ['number as text', 12345, '123*', true],
   ['blank against *', undefined, '*', true],
-  ['blank against text', undefined, 'a*', false],
 ]);
 
 type UnaryCase = readonly [label: string, value: unknown, expected: boolean];
