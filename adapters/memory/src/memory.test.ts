@@ -1,4 +1,4 @@
-import { type StorageHarness, failingCases, runSuites, storageSuites } from '@leadroute/testkit';
+import { type StorageHarness, failingCases, leadWritesSuite, runSuites, storageSuites } from '@leadroute/testkit';
 import { errAsync, okAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { memoryStorage } from './index';
@@ -44,5 +44,27 @@ describe('the testkit can fail', () => {
         'AliasStore: remove deletes the alias and reports whether it existed',
       ]),
     );
+  });
+
+  it('#18.12 flags lead writes that store record by record, and an adapter without them', async () => {
+    const broken = memoryStorage();
+    // Each record on its own, in the bundle's order: a refused record leaves the ones before it stored.
+    const oneByOne = {
+      ...broken,
+      leadWrites: {
+        commit: (bundle: Parameters<NonNullable<typeof broken.leadWrites>['commit']>[0]) =>
+          bundle.events
+            .reduce((acc, e) => acc.andThen(() => broken.events.insert(e)), okAsync<void, { type: 'Conflict'; message: string } | { type: 'StorageFailure'; message: string }>(undefined))
+            .andThen(() => broken.rollups.add(bundle.rollups))
+            .andThen(() => (bundle.search ? broken.search.index(bundle.search) : okAsync(undefined)))
+            .andThen(() => (bundle.lead ? broken.leads.insert(bundle.lead) : okAsync(undefined))),
+      },
+    };
+    expect(await failingCases(() => harness(oneByOne as typeof broken), [leadWritesSuite])).toEqual([
+      'LeadWrites: #18.12 a refused row rolls back the whole lead: no lead, no event, no rollup, no search document',
+      'LeadWrites: #18.12 among leads committed together, a refused one fails alone and the others are whole',
+    ]);
+    const without = { ...memoryStorage(), leadWrites: undefined };
+    expect(await failingCases(() => harness(without as unknown as typeof broken), [leadWritesSuite])).toHaveLength(3);
   });
 });

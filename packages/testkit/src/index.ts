@@ -17,6 +17,7 @@ import { rollupStoreSuite } from './suites/rollups';
 import { searchIndexSuite } from './suites/search';
 import { exportStoreSuite } from './suites/exports';
 import { jobStoreSuite } from './suites/jobs';
+import { leadWritesSuite } from './suites/lead-writes';
 import type { Suite } from './harness';
 
 export { eventStoreSuite } from './suites/events';
@@ -26,6 +27,7 @@ export { rollupStoreSuite } from './suites/rollups';
 export { aSearchDocument, searchIndexSuite } from './suites/search';
 export { anExport, exportStoreSuite } from './suites/exports';
 export { jobStoreSuite } from './suites/jobs';
+export { leadWritesSuite } from './suites/lead-writes';
 export { aCertificate, certificateStoreSuite } from './suites/certificates';
 export { fileStoreCases, type FileStoreHarness, runFileStoreSuite } from './suites/files';
 
@@ -45,6 +47,7 @@ export const storageSuites: readonly Suite[] = [
   exportStoreSuite,
   jobStoreSuite,
   certificateStoreSuite,
+  leadWritesSuite,
 ];
 export { createTestService, type ManualClock, manualClock, type TestService } from './flows';
 export { spoolSuite } from './spool-suite';
