@@ -15,7 +15,7 @@ const harness = async (storage = memoryStorage()): Promise<StorageHarness> => ({
   },
 });
 
-runSuites('memory', () => harness(), storageSuites);
+runSuites('memory', () => harness(), [...storageSuites, leadWritesSuite]);
 
 describe('the testkit can fail', () => {
   it('flags a store that leaks other accounts, drops updates and hands out shared objects', async () => {

@@ -17,7 +17,6 @@ import { rollupStoreSuite } from './suites/rollups';
 import { searchIndexSuite } from './suites/search';
 import { exportStoreSuite } from './suites/exports';
 import { jobStoreSuite } from './suites/jobs';
-import { leadWritesSuite } from './suites/lead-writes';
 import type { Suite } from './harness';
 
 export { eventStoreSuite } from './suites/events';
@@ -27,6 +26,7 @@ export { rollupStoreSuite } from './suites/rollups';
 export { aSearchDocument, searchIndexSuite } from './suites/search';
 export { anExport, exportStoreSuite } from './suites/exports';
 export { jobStoreSuite } from './suites/jobs';
+/** For adapters that offer the optional `storage.leadWrites`: `runSuites(name, setup, [leadWritesSuite])`. */
 export { leadWritesSuite } from './suites/lead-writes';
 export { aCertificate, certificateStoreSuite } from './suites/certificates';
 export { fileStoreCases, type FileStoreHarness, runFileStoreSuite } from './suites/files';
@@ -47,7 +47,6 @@ export const storageSuites: readonly Suite[] = [
   exportStoreSuite,
   jobStoreSuite,
   certificateStoreSuite,
-  leadWritesSuite,
 ];
 export { createTestService, type ManualClock, manualClock, type TestService } from './flows';
 export { spoolSuite } from './spool-suite';
