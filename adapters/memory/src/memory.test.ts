@@ -1,3 +1,4 @@
+import { createLeadService, scriptedRecipient } from '@leadroute/core';
 import { type StorageHarness, failingCases, leadWritesSuite, runSuites, storageSuites } from '@leadroute/testkit';
 import { errAsync, okAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
@@ -66,5 +67,28 @@ describe('the testkit can fail', () => {
     ]);
     const without = { ...memoryStorage(), leadWrites: undefined };
     expect(await failingCases(() => harness(without as unknown as typeof broken), [leadWritesSuite])).toHaveLength(3);
+  });
+});
+
+describe('#18.12 a lead recorded through core', () => {
+  it.each([true, false])('#18.12 stores the lead, its events, their rollups and its search document (leadWrites offered: %s)', async (offered) => {
+    const storage = memoryStorage();
+    const { leadWrites, ...recordByRecord } = storage;
+    expect(leadWrites).toBeDefined();
+    const recipient = scriptedRecipient();
+    const service = createLeadService({ storage: offered ? storage : recordByRecord, integrations: [recipient] });
+    const principal = (await service.accounts.authenticate((await service.accounts.create({ name: 'Whole', time_zone: 'UTC' }))._unsafeUnwrap().api_key))._unsafeUnwrap();
+    const entity = async (source: 'seller' | null) =>
+      (await service.entities.create(principal, { name: source ? 'Vendor' : 'Buyer', module_ids: [], source, recipient: source ? null : 'buyer' }))._unsafeUnwrap().id;
+    const [vendor, buyer] = [await entity('seller'), await entity(null)];
+    const flow = (await service.flows.create(principal, { name: 'Whole', sources: [{ entity_id: vendor }], steps: [{ type: 'recipient', entity_id: buyer, module_id: recipient.id }] }))._unsafeUnwrap();
+    const lead = (await service.leads.submit(flow.id, vendor, { first_name: 'Whole', email: 'whole@example.com' }))._unsafeUnwrap().lead.id;
+    expect(storage.tables.leads.get(lead)).toBeDefined();
+    expect([...storage.tables.events.values()].filter((e) => e.lead_id === lead).map((e) => e.type).sort()).toEqual(['recipient', 'source']);
+    const hour = new Date(Date.now() - 3_600_000).toISOString();
+    const rows = (await storage.rollups.query({ account_id: principal.account.id, from: hour, to: new Date(Date.now() + 3_600_000).toISOString() }))._unsafeUnwrap();
+    expect(rows.reduce((n, r) => n + r.count, 0)).toBe(2);
+    const found = (await storage.search.search({ account_id: principal.account.id, terms: ['whole'], phrases: [], from: 0, limit: 10 }))._unsafeUnwrap();
+    expect(found.documents.map((d) => d.lead_id)).toEqual([lead]);
   });
 });
