@@ -422,3 +422,43 @@ describe.each(BINDINGS)('feedback and the 90-day retention through %s', (name) =
     }
   });
 });
+
+// Issue #18 item 12: a lead's records are committed together after its last step, so
+// a recipient that posts feedback at once (even before answering the delivery) names
+// an event not yet stored. In the process recording it, the look-up waits for the
+// lead's commit instead of answering 404.
+describe.each(BINDINGS)('feedback on a delivery not yet committed, through %s', (name) => {
+  it('#18.12 feedback posted before the recipient has answered waits for the lead to be recorded, then succeeds', async () => {
+    const eager = scriptedRecipient('platform-test.outbound.eager');
+    let feedback: Promise<Answer> | undefined;
+    let url = '';
+    eager.respondWith(async (request) => {
+      // Posts feedback before answering, and answers a moment later: the event is not stored yet when it arrives.
+      feedback = call(url, { path: `/feedback?event_id=${request.event_id}`, json: { type: 'return', reason: 'duplicate' } });
+      await new Promise((r) => setTimeout(r, 300));
+      return { outcome: 'success', reference: 'EAGER-1' };
+    });
+    const f = await createFixture({ integrations: [eager] });
+    const binding = await startBinding(name, f.service);
+    url = binding.url;
+    try {
+      const key = f.keys.demo;
+      const entity = async (body: Record<string, unknown>) => (await call(url, { path: '/entities', key, json: { module_ids: [], source: null, recipient: null, ...body } })).body.id as string;
+      const vendor = await entity({ name: 'Vendor', source: 'seller' });
+      const buyer = await entity({ name: 'Buyer', recipient: 'buyer' });
+      const flow = await call(url, {
+        path: '/flows',
+        key,
+        json: { name: 'Eager feedback', sources: [{ entity_id: vendor }], steps: [{ type: 'recipient', entity_id: buyer, module_id: eager.id, feedback: { enabled: true } }] },
+      });
+      expect(flow.status, flow.text).toBe(201);
+      const submitted = await call(url, { path: `/flows/${flow.body.id as string}/sources/${vendor}/submit`, json: LEAD });
+      expect(submitted.status).toBe(201);
+      const answer = await (feedback as Promise<Answer>);
+      expect(answer.status, answer.text).toBe(201);
+      expect(answer.body.outcome).toBe('success');
+    } finally {
+      await binding.close();
+    }
+  });
+});

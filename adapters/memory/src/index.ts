@@ -5,6 +5,7 @@ import { eventStore } from './event-store';
 import { exportStore } from './export-store';
 import { counterStore, credentialStore, flowStore, leadStore } from './flow-stores';
 import { jobStore } from './job-store';
+import { memoryLeadWrites } from './lead-writes';
 import { rollupStore } from './rollup-store';
 import { memorySearchIndex } from './search-index';
 import { memorySpool } from './spool';
@@ -30,22 +31,27 @@ export interface MemoryStorage extends Storage {
  */
 export function memoryStorage(): MemoryStorage {
   const tables = createTables();
+  const events = eventStore(tables);
+  const leads = leadStore(tables);
+  const rollups = rollupStore(tables.rollups);
+  const search = memorySearchIndex(tables.search);
   return {
     tables,
     accounts: accountStore(tables),
     entities: entityStore(tables),
     aliases: aliasStore(tables),
     flows: flowStore(tables),
-    leads: leadStore(tables),
-    events: eventStore(tables),
+    leads,
+    events,
     counters: counterStore(tables),
     credentials: credentialStore(tables),
-    rollups: rollupStore(tables.rollups),
-    search: memorySearchIndex(tables.search),
+    rollups,
+    search,
     spool: memorySpool(),
     certificates: certificateStore(tables),
     alerts: alertStore(tables.alerts),
     exports: exportStore(tables.exports),
     jobs: jobStore(tables.jobs),
+    leadWrites: memoryLeadWrites(tables, { events, leads, rollups, search }),
   };
 }

@@ -1,4 +1,5 @@
-import { type StorageHarness, failingCases, flowStoreSuite, runSuites, storageSuites } from '@leadroute/testkit';
+import { createLeadService, scriptedRecipient } from '@leadroute/core';
+import { type StorageHarness, failingCases, flowStoreSuite, leadWritesSuite, runSuites, storageSuites } from '@leadroute/testkit';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { memoryStorage } from './index';
@@ -15,7 +16,7 @@ const harness = async (storage = memoryStorage()): Promise<StorageHarness> => ({
   },
 });
 
-runSuites('memory', () => harness(), storageSuites);
+runSuites('memory', () => harness(), [...storageSuites, leadWritesSuite]);
 
 describe('the testkit can fail', () => {
   it('flags a store that leaks other accounts, drops updates and hands out shared objects', async () => {
@@ -64,5 +65,50 @@ describe('the testkit can fail', () => {
     };
     const failed = await failingCases(() => harness(checkThenWrite as typeof broken), [flowStoreSuite]);
     expect(failed).toEqual(['FlowStore: #18.13 of concurrent updates from one version, exactly one succeeds and the others are Conflicts']);
+  });
+
+  it('#18.12 flags lead writes that store record by record, and an adapter without them', async () => {
+    const broken = memoryStorage();
+    // Each record on its own, in the bundle's order: a refused record leaves the ones before it stored.
+    const oneByOne = {
+      ...broken,
+      leadWrites: {
+        commit: (bundle: Parameters<NonNullable<typeof broken.leadWrites>['commit']>[0]) =>
+          bundle.events
+            .reduce((acc, e) => acc.andThen(() => broken.events.insert(e)), okAsync<void, { type: 'Conflict'; message: string } | { type: 'StorageFailure'; message: string }>(undefined))
+            .andThen(() => broken.rollups.add(bundle.rollups))
+            .andThen(() => (bundle.search ? broken.search.index(bundle.search) : okAsync(undefined)))
+            .andThen(() => (bundle.lead ? broken.leads.insert(bundle.lead) : okAsync(undefined))),
+      },
+    };
+    expect(await failingCases(() => harness(oneByOne as typeof broken), [leadWritesSuite])).toEqual([
+      'LeadWrites: #18.12 a refused row rolls back the whole lead: no lead, no event, no rollup, no search document',
+      'LeadWrites: #18.12 among leads committed together, a refused one fails alone and the others are whole',
+    ]);
+    const without = { ...memoryStorage(), leadWrites: undefined };
+    expect(await failingCases(() => harness(without as unknown as typeof broken), [leadWritesSuite])).toHaveLength(3);
+  });
+});
+
+describe('#18.12 a lead recorded through core', () => {
+  it.each([true, false])('#18.12 stores the lead, its events, their rollups and its search document (leadWrites offered: %s)', async (offered) => {
+    const storage = memoryStorage();
+    const { leadWrites, ...recordByRecord } = storage;
+    expect(leadWrites).toBeDefined();
+    const recipient = scriptedRecipient();
+    const service = createLeadService({ storage: offered ? storage : recordByRecord, integrations: [recipient] });
+    const principal = (await service.accounts.authenticate((await service.accounts.create({ name: 'Whole', time_zone: 'UTC' }))._unsafeUnwrap().api_key))._unsafeUnwrap();
+    const entity = async (source: 'seller' | null) =>
+      (await service.entities.create(principal, { name: source ? 'Vendor' : 'Buyer', module_ids: [], source, recipient: source ? null : 'buyer' }))._unsafeUnwrap().id;
+    const [vendor, buyer] = [await entity('seller'), await entity(null)];
+    const flow = (await service.flows.create(principal, { name: 'Whole', sources: [{ entity_id: vendor }], steps: [{ type: 'recipient', entity_id: buyer, module_id: recipient.id }] }))._unsafeUnwrap();
+    const lead = (await service.leads.submit(flow.id, vendor, { first_name: 'Whole', email: 'whole@example.com' }))._unsafeUnwrap().lead.id;
+    expect(storage.tables.leads.get(lead)).toBeDefined();
+    expect([...storage.tables.events.values()].filter((e) => e.lead_id === lead).map((e) => e.type).sort()).toEqual(['recipient', 'source']);
+    const hour = new Date(Date.now() - 3_600_000).toISOString();
+    const rows = (await storage.rollups.query({ account_id: principal.account.id, from: hour, to: new Date(Date.now() + 3_600_000).toISOString() }))._unsafeUnwrap();
+    expect(rows.reduce((n, r) => n + r.count, 0)).toBe(2);
+    const found = (await storage.search.search({ account_id: principal.account.id, terms: ['whole'], phrases: [], from: 0, limit: 10 }))._unsafeUnwrap();
+    expect(found.documents.map((d) => d.lead_id)).toEqual([lead]);
   });
 });

@@ -22,12 +22,21 @@ export interface MongoStorageOptions {
    * the driver connect on first use) and closes it; the adapter only runs operations.
    * @example new MongoClient(process.env.MONGODB_URI)
    */
-  readonly client: Pick<MongoClient, 'db'>;
+  readonly client: Pick<MongoClient, 'db'> & Partial<Pick<MongoClient, 'startSession'>>;
   /**
    * The database holding Leadroute's collections.
    * @default the database named in the client's connection string
    */
   readonly dbName?: string;
+  /**
+   * Write each lead's records (lead, events, rollups, search document) in one
+   * multi-document transaction, so a crash never leaves a lead half written. Needs a
+   * replica set (one node is enough) or a sharded cluster, and a `client` with
+   * `startSession`; a standalone server refuses transactions. Off, each record is
+   * written on its own.
+   * @default false
+   */
+  readonly transactions?: boolean;
 }
 
 /** The adapter's collections, each typed with its document shape. */

@@ -13,6 +13,7 @@ import { eventStore } from './stores/events';
 import { exportStore } from './stores/exports';
 import { flowStore } from './stores/flows';
 import { jobStore } from './stores/jobs';
+import { leadWrites } from './stores/lead-writes';
 import { leadStore } from './stores/leads';
 import { rollupStore } from './stores/rollups';
 import { searchIndex } from './stores/search';
@@ -47,6 +48,8 @@ export interface MongoStorage extends Storage {
  */
 export function mongoStorage(options: MongoStorageOptions): MongoStorage {
   const collections = collectionsOf(options);
+  const { startSession } = options.client;
+  if (options.transactions && typeof startSession !== 'function') throw new TypeError('[leadroute] [mongo] transactions: true needs a client with startSession (a MongoClient).');
   return {
     accounts: accountStore(collections),
     entities: entityStore(collections),
@@ -63,6 +66,7 @@ export function mongoStorage(options: MongoStorageOptions): MongoStorage {
     spool: mongoSpool(options),
     certificates: certificateStore(collections),
     alerts: alertStore(collections),
+    ...(options.transactions && startSession ? { leadWrites: leadWrites({ startSession: startSession.bind(options.client) }, collections) } : {}),
     ensureIndexes: () => ensureIndexes(options),
   };
 }

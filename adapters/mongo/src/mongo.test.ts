@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { aLead, anAccount, anAlias, anApiKey, anEntity, anEvent, runSuites, type StorageHarness, storageSuites } from '@leadroute/testkit';
+import { aLead, anAccount, anAlias, anApiKey, anEntity, anEvent, leadWritesSuite, runSuites, type StorageHarness, storageSuites } from '@leadroute/testkit';
 import { type Db, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spoolSuite } from '../../../packages/testkit/src/spool-suite';
@@ -17,6 +17,19 @@ if (!uri) {
     '[leadroute] [mongo] skipping mongo.test.ts: MONGODB_URI is not set. Run the testkit against a server with `MONGODB_URI=mongodb://127.0.0.1:27017 npx vitest run adapters/mongo`.',
   );
 }
+
+/** Transactions (and so `transactions: true`) need a replica set or a sharded cluster. */
+async function supportsTransactions(url: string): Promise<boolean> {
+  const probe = new MongoClient(url, { serverSelectionTimeoutMS: 10_000 });
+  try {
+    const hello = await probe.db('admin').command({ hello: 1 });
+    return typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
+  } finally {
+    await probe.close();
+  }
+}
+const transactions = uri ? await supportsTransactions(uri) : false;
+if (uri && !transactions) console.log('[leadroute] [mongo] the server at MONGODB_URI is standalone: the LeadWrites suite (transactions) is skipped.');
 
 describe.skipIf(!uri)('mongo', () => {
   let client: MongoClient;
@@ -78,6 +91,7 @@ describe.skipIf(!uri)('mongo', () => {
   };
 
   runSuites('mongo', setup, storageSuites);
+  if (transactions) runSuites('mongo (transactions)', async () => ({ ...(await setup()), storage: mongoStorage({ ...options(), transactions: true }) }), [leadWritesSuite]);
 
   spoolSuite(async () => {
     await clear();

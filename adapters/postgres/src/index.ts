@@ -15,6 +15,7 @@ import { eventStore } from './stores/events';
 import { exportStore } from './stores/exports';
 import { flowStore } from './stores/flows';
 import { jobStore } from './stores/jobs';
+import { leadWrites } from './stores/lead-writes';
 import { leadStore } from './stores/leads';
 import { rollupStore } from './stores/rollups';
 import { searchIndex } from './stores/search';
@@ -55,13 +56,16 @@ export interface PostgresStorageOptions {
  * `Conflict` for a unique violation, `StorageFailure` otherwise, with the `pg`
  * error as `cause`.
  *
- * The writes each lead makes (lead, events, rollups, search document, counters,
- * seen sources) go through a group commit: writes that arrive while a batch is
- * committing are sent together as the next batch, in one transaction with one
- * statement per kind of write, so concurrent leads share round trips and WAL
- * flushes. Each call still answers only once its own write has committed, and a
- * write the database refuses fails only its own call. Lookups of flows, accounts
- * and entities made in the same turn of the event loop share one statement.
+ * A lead's records (the lead, its events, their rollup rows, its search document)
+ * are one write, `leadWrites.commit`, made in one transaction: they become visible
+ * together or not at all, so a process killed mid-lead leaves no half-written lead.
+ * Those writes, and the other batched ones (counters, seen sources), go through a
+ * group commit: writes that arrive while a batch is committing are sent together
+ * as the next batch, in one transaction with one statement per kind of write, so
+ * concurrent leads share round trips and WAL flushes. Each call still answers only
+ * once its own write has committed, and a write the database refuses fails only
+ * its own call (a lead whole, never part of it). Lookups of flows, accounts and
+ * entities made in the same turn of the event loop share one statement.
  * @example
  * import pg from 'pg';
  * import { migrate, postgresStorage } from '@leadroute/postgres';
@@ -91,5 +95,6 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
     spool: postgresSpool({ pool: options.pool, schema }),
     certificates: certificateStore(options.pool, schema),
     alerts: alertStore(options.pool, schema, writer),
+    leadWrites: leadWrites(schema, writer),
   };
 }

@@ -1,4 +1,4 @@
-import { aLead, anAccount, anAlias, anEntity, anApiKey, anEvent, runSuites, type StorageHarness, storageSuites } from '@leadroute/testkit';
+import { aLead, anAccount, anAlias, anEntity, anApiKey, anEvent, leadWritesSuite, runSuites, type StorageHarness, storageSuites } from '@leadroute/testkit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStorage, purgeCounters } from './index';
@@ -36,7 +36,7 @@ describe.skipIf(!available)('postgres', () => {
     };
   };
 
-  runSuites('postgres', setup, storageSuites);
+  runSuites('postgres', setup, [...storageSuites, leadWritesSuite]);
 
   describe('columns', () => {
     it('stores times as timestamptz, lists as text[] and the key user as jsonb', async () => {

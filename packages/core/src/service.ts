@@ -25,8 +25,8 @@ import type { OutboundModule } from './ports/integrations';
 import { type Logger, silentLogger } from './ports/logger';
 import type { Notifier } from './ports/notifier';
 import type { Storage } from './ports/storage';
-import { createSearchApi, type SearchApi, searchObserver } from './search';
-import { createStatsApi, rollupObserver, type StatsApi } from './stats';
+import { createSearchApi, type SearchApi } from './search';
+import { createStatsApi, type StatsApi } from './stats';
 
 /** Options of {@link createLeadService}: the ports the service runs on. */
 export interface LeadServiceOptions {
@@ -103,7 +103,8 @@ export interface LeadService {
   readonly logger: Logger;
 }
 
-const REQUIRED_STORES: Record<keyof Storage, readonly string[]> = {
+/** Every store an adapter must have and its methods; `leadWrites` is optional (without it, core writes a lead's records one by one). */
+const REQUIRED_STORES: Record<Exclude<keyof Storage, 'leadWrites'>, readonly string[]> = {
   accounts: ['insert', 'get', 'insertKey', 'findKey'],
   entities: ['insert', 'get', 'listByOwner', 'update'],
   aliases: ['insert', 'get', 'listByAccount', 'update', 'remove'],
@@ -147,9 +148,8 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
   const entities = createEntitiesApi({ storage, clock });
   const certificates = createCertificatesApi({ storage, clock, ...(options.certificates ? { options: options.certificates } : {}) });
   const integrations = createIntegrationRegistry(options.integrations, { certificates });
-  const recorder = createEventRecorder({ storage, logger });
-  recorder.observe(rollupObserver({ storage, clock }));
-  recorder.observe(searchObserver({ storage }));
+  // Rollup rows and search documents are written with their events (one unit per lead); observers follow once they are stored.
+  const recorder = createEventRecorder({ storage, logger, clock });
   const firehose = createFirehoseApi({ storage, clock, logger, cloudStorage: options.cloudStorage ?? {}, ...(options.firehose ? { options: options.firehose } : {}) });
   observeFirehose(recorder, firehose);
   const notifier = options.notifier ?? loggingNotifier(logger);

@@ -26,6 +26,8 @@ export { rollupStoreSuite } from './suites/rollups';
 export { aSearchDocument, searchIndexSuite } from './suites/search';
 export { anExport, exportStoreSuite } from './suites/exports';
 export { jobStoreSuite } from './suites/jobs';
+/** For adapters that offer the optional `storage.leadWrites`: `runSuites(name, setup, [leadWritesSuite])`. */
+export { leadWritesSuite } from './suites/lead-writes';
 export { aCertificate, certificateStoreSuite } from './suites/certificates';
 export { fileStoreCases, type FileStoreHarness, runFileStoreSuite } from './suites/files';
 

@@ -38,7 +38,7 @@ const INSERTED = ['id', 'account_id', 'type', 'start_timestamp', 'lead_id', 'flo
 const CASTS = ['', '', '', '', '', '', '', '', 'jsonb'];
 
 /** Inserting events, any number in one statement. */
-const insertEvents = (table: string): WriteKind<StoredEvent, undefined> => ({
+export const insertEvents = (table: string): WriteKind<StoredEvent, undefined> => ({
   what: 'insert event',
   plan: (events) => ({
     statements: [

@@ -24,7 +24,7 @@ const toLead = (row: LeadRow): LeadRecord => ({
 const CASTS = ['', '', '', '', '', '', '', 'jsonb', '', '', '', ''];
 
 /** Inserting leads, any number in one statement. */
-const insertLeads = (table: string): WriteKind<LeadRecord, undefined> => ({
+export const insertLeads = (table: string): WriteKind<LeadRecord, undefined> => ({
   what: 'insert lead',
   plan: (leads) => ({
     statements: [

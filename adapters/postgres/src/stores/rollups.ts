@@ -21,7 +21,7 @@ const toRow = (row: RollupDbRow): RollupRow => ({ ...row, hour: iso(row.hour), c
  * statement), and cells go in key order, so batches of several processes lock
  * cells in the same order.
  */
-const addRollups = (table: string): WriteKind<readonly RollupRow[], undefined> => ({
+export const addRollups = (table: string): WriteKind<readonly RollupRow[], undefined> => ({
   what: 'add rollups',
   plan: (calls) => {
     const columns: unknown[][] = COLUMNS.map(() => []);

@@ -91,7 +91,7 @@ const CASTS = ['text', 'text', 'text[]', 'text', 'jsonb', 'jsonb', 'timestamptz'
  * a row twice in a statement), so a lead indexed twice in a batch ends as its last
  * document, as it would one call after the other.
  */
-const indexDocuments = (table: string): WriteKind<SearchDocument, undefined> => ({
+export const indexDocuments = (table: string): WriteKind<SearchDocument, undefined> => ({
   what: 'index lead for search',
   plan: (docs) => ({
     statements: distinctRounds(docs, (doc) => JSON.stringify([asStored(doc.account_id), asStored(doc.lead_id)])).map((round) => ({

@@ -1,4 +1,4 @@
-import { errAsync, type ResultAsync } from 'neverthrow';
+import { errAsync, ResultAsync } from 'neverthrow';
 import { errors } from '../errors';
 import type { EventRecorder } from '../events/recorder';
 import type { StoredEvent } from '../events/types';
@@ -56,9 +56,26 @@ export function deliveryByEventId(deps: FeedbackDeps, eventId: unknown): ResultA
     const message = eventId === undefined || eventId === '' ? 'event_id is required.' : `event_id ${shown} is not a valid ID.`;
     return errAsync(errors.validation([{ path: '/event_id', message: 'event_id must be a 24-character hexadecimal ID.' }], message));
   }
-  const id = eventId.toLowerCase();
+  return byId(deps, eventId, eventId.toLowerCase(), true);
+}
+
+/**
+ * How long feedback naming a delivery of a lead still being recorded in this process
+ * waits for that lead's commit: a recipient may post feedback before it has even
+ * answered the delivery, and a lead's records are written together once its last
+ * step has run.
+ */
+export const UNCOMMITTED_EVENT_WAIT_MS = 10_000;
+
+function byId(deps: FeedbackDeps, eventId: string, id: string, mayWait: boolean): ResultAsync<Delivery, FeedbackError> {
   const now = isoTime(deps.clock.now());
   return deps.storage.events.get(id).andThen((event) => {
+    const pending = event || !mayWait ? undefined : deps.recorder.settled(id);
+    if (pending) {
+      let timer: NodeJS.Timeout | undefined;
+      const bounded = new Promise<void>((resolve) => (timer = setTimeout(resolve, UNCOMMITTED_EVENT_WAIT_MS)));
+      return ResultAsync.fromSafePromise(Promise.race([pending, bounded]).finally(() => clearTimeout(timer))).andThen(() => byId(deps, eventId, id, false));
+    }
     if (event && event.expires_at <= now) return errAsync(noEvent(eventId));
     if (event && event.type !== 'recipient')
       return errAsync(errors.validation([{ path: '/event_id', message: `event_id names a ${event.type} event, not a delivery event.` }], 'event_id refers to the wrong kind of event.'));

@@ -2,7 +2,7 @@ import type { Account } from '../ports/accounts';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { Storage } from '../ports/storage';
-import type { EventRecorder } from '../events/recorder';
+import type { EventRecorder, RecordingUnit } from '../events/recorder';
 import type { IntegrationRegistry } from '../integrations/registry';
 import type { CompiledFlow } from './compile';
 import type { FlowRecord } from './types';
@@ -38,6 +38,8 @@ export interface LeadRun {
   /** Data appended by steps, keyed by step ID; later steps and the source event see it. */
   readonly appended: Record<string, unknown>;
   readonly purchasePrice: number;
+  /** The lead's records: steps add their events here, and intake writes them with the lead as one unit. */
+  readonly unit: RecordingUnit;
 }
 
 /** Timings of a step (spec: ms, wait_ms, overhead_ms, lag_ms, total_ms). */

@@ -65,7 +65,9 @@ function prepare(deps: IntakeDeps, flowId: string, sourceId: string, body: unkno
           const flowInfo = { id: flow.id, name: flow.name };
           const ctx: Record<string, unknown> = { lead: typeLead(raw, compiled.fields, env), source: sourceInfo, flow: flowInfo, submission, appended };
           const purchasePrice = source.pricing?.price(ctx, env) ?? 0;
-          const run: LeadRun = { deps, account, compiled, leadId: newId(now), submittedAt: now, env, raw, ctx, source: sourceInfo, flow: flowInfo, appended, purchasePrice };
+          const run: LeadRun = {
+            deps, account, compiled, leadId: newId(now), submittedAt: now, env, raw, ctx, source: sourceInfo, flow: flowInfo, appended, purchasePrice, unit: deps.recorder.unit(),
+          };
           return { run, source };
         });
     });
@@ -150,24 +152,23 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
         const finish = (outcome: Outcome, reason: string, steps: number, revenue: number, extra: Partial<StoredEvent> = {}) => {
           const price = source.pricing ? run.purchasePrice : revenue;
           const event = sourceEvent(run, sourceEventId, { type: 'source', outcome, reason, steps, price, ...(options.request ? { request: options.request } : {}), extra });
-          return deps.recorder
-            .record(event)
-            .andThen(() => {
-              logStep(run, event);
-              return deps.storage.leads.insert({
-                id: run.leadId,
-                account_id: run.account.id,
-                flow_id: run.flow.id,
-                flow_name: run.flow.name,
-                source_id: run.source.id,
-                source_name: run.source.name,
-                submission_timestamp: isoTime(run.submittedAt),
-                fields: run.raw,
-                purchase_price: run.purchasePrice,
-                latest_event_id: event.id,
-                returned_at: null,
-                expires_at: event.expires_at,
-              });
+          logStep(run, event);
+          run.unit.add(event);
+          // One unit: the lead, its step events, its source event, their rollups and its search document, stored together or not at all.
+          return run.unit
+            .commit({
+              id: run.leadId,
+              account_id: run.account.id,
+              flow_id: run.flow.id,
+              flow_name: run.flow.name,
+              source_id: run.source.id,
+              source_name: run.source.name,
+              submission_timestamp: isoTime(run.submittedAt),
+              fields: run.raw,
+              purchase_price: run.purchasePrice,
+              latest_event_id: event.id,
+              returned_at: null,
+              expires_at: event.expires_at,
             })
             .map((): IntakeResult => ({ outcome: outcome === 'success' ? 'success' : 'failure', ...(reason ? { reason } : {}), lead: { id: run.leadId }, price }));
         };
@@ -180,6 +181,10 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
               ? releaseCaps(deps.storage.counters, reservation.keys).andThen(() => finish('failure', steps.stop as string, steps.count, steps.revenue))
               : finish('success', '', steps.count, steps.revenue),
           );
+        }).orElse((e) => {
+          // A step failed before the lead could be recorded: nothing of it is stored, and no feedback waits on it.
+          run.unit.abandon();
+          return errAsync(e);
         });
       });
     },

@@ -121,10 +121,9 @@ export function runFilter(run: LeadRun, compiled: CompiledStep): ResultAsync<Ste
     cap_reached: false,
     ...(compiled.step.rule_set ? { rule_set: compiled.step.rule_set } : {}),
   };
-  return run.deps.recorder.record(event).map(() => {
-    logStep(run, event);
-    return matched ? { event, stop: reason } : { event };
-  });
+  run.unit.add(event);
+  logStep(run, event);
+  return okAsync(matched ? { event, stop: reason } : { event });
 }
 
 /**
@@ -173,10 +172,9 @@ export function runRecipient(run: LeadRun, compiled: CompiledStep): ResultAsync<
       ...(o.result?.reference ? { reference: o.result.reference } : {}),
       ...o.result?.appended,
     };
-    return deps.recorder.record(event).map((): StepResult => {
-      logStep(run, event);
-      return { event };
-    });
+    run.unit.add(event);
+    logStep(run, event);
+    return okAsync<StepResult, LeadrouteError>({ event });
   };
 
   return ResultAsync.fromPromise(deps.entityName(run.account.id, step.entity_id), (e) => errors.storageFailure('Cannot read the recipient entity.', e))
@@ -195,6 +193,8 @@ export function runRecipient(run: LeadRun, compiled: CompiledStep): ResultAsync<
           : okAsync<CredentialRecord | undefined, LeadrouteError>(undefined);
         return credential.andThen((cred) => {
           const lead = mappedLead(run, compiled, ctx);
+          // The recipient learns the event ID now; feedback naming it waits for the lead's commit.
+          run.unit.expect(id);
           const waitStart = performance.now();
           return ResultAsync.fromSafePromise(
               deliverWithTimeout(run, compiled, {

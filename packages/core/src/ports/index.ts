@@ -12,6 +12,7 @@ export * from './files';
 export * from './flows';
 export * from './integrations';
 export * from './jobs';
+export * from './lead-writes';
 export * from './leads';
 export * from './logger';
 export * from './notifier';

@@ -8,6 +8,7 @@ import type { EventStore } from './events';
 import type { ExportStore } from './exports';
 import type { FlowStore } from './flows';
 import type { JobStore } from './jobs';
+import type { LeadWrites } from './lead-writes';
 import type { LeadStore } from './leads';
 import type { RollupStore } from './rollups';
 import type { SearchIndex } from './search';
@@ -38,4 +39,10 @@ export interface Storage {
   readonly certificates: CertificateStore;
   /** Alerts, their timelines, alert settings overrides and the detector's lease. */
   readonly alerts: AlertStore;
+  /**
+   * Writes a lead's records (lead, events, rollups, search document) as one unit.
+   * Optional: without it core writes them one by one, and a crash between two
+   * writes can leave a lead half written.
+   */
+  readonly leadWrites?: LeadWrites;
 }

@@ -1,7 +1,6 @@
 import { errAsync, ResultAsync } from 'neverthrow';
 import type { Principal } from '../context';
 import { errors, type LeadrouteError } from '../errors';
-import type { EventObserver } from '../events/recorder';
 import { toEventRecord } from '../events/service';
 import type { EventRecord, StoredEvent } from '../events/types';
 import type { Clock } from '../ports/clock';
@@ -64,11 +63,6 @@ export function searchDocument(event: StoredEvent): SearchDocument {
     event_id: event.id,
     expires_at: event.expires_at,
   };
-}
-
-/** The recorder observer that indexes each lead when its source event is recorded. */
-export function searchObserver(deps: { storage: Storage }): EventObserver {
-  return (event) => (event.type === 'source' ? deps.storage.search.index(searchDocument(event)) : undefined);
 }
 
 export function createSearchApi(deps: { storage: Storage; clock: Clock }): SearchApi {

@@ -1,8 +1,7 @@
 import { okAsync, type ResultAsync } from 'neverthrow';
 import type { LeadrouteError } from '../errors';
-import type { EventObserver } from '../events/recorder';
 import type { StoredEvent } from '../events/types';
-import type { Clock } from '../ports/clock';
+import type { RollupRow } from '../ports/rollups';
 import type { Storage } from '../ports/storage';
 import { isoTime } from '../time';
 import { eventRows, pingIdOf } from './cells';
@@ -20,11 +19,11 @@ export function pingWon(storage: Storage, event: StoredEvent, now: number): Resu
     .map((pings) => pings.some((p) => p.outcome === 'success' && p.account_id === event.account_id));
 }
 
-/** The recorder observer that keeps rollup counters: every counted event adds its rows. */
-export function rollupObserver(deps: { storage: Storage; clock: Clock }): EventObserver {
-  return (event) =>
-    pingWon(deps.storage, event, deps.clock.now()).andThen((won) => {
-      const rows = eventRows(event, won);
-      return rows.length === 0 ? okAsync(undefined) : deps.storage.rollups.add(rows);
-    });
+/**
+ * The rollup rows an event adds: the recorder writes them in the same unit as the
+ * event itself (one `LeadWriteBundle`), so statistics never count an event
+ * that is not stored, nor miss one that is.
+ */
+export function rollupRows(storage: Storage, event: StoredEvent, now: number): ResultAsync<RollupRow[], LeadrouteError> {
+  return pingWon(storage, event, now).map((won) => eventRows(event, won));
 }
