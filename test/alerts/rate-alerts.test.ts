@@ -194,6 +194,21 @@ describe('rate alerts', () => {
     expect(entries.entries[0]?.data).toMatchObject({ from: { kind: 'failure' }, to: { kind: 'error' } });
   });
 
+  it('#18.1 entries one pass writes at one instant keep the order they were written in, though IDs are random', async () => {
+    const s = await scenario();
+    await s.normalWeek();
+    // Each pass flips failures and errors: it writes a relabel, then a message_change, both at the pass's instant.
+    for (let pass = 0; pass < 9; pass++) {
+      await s.traffic(0, [{ count: 10 }, { outcome: pass % 2 === 0 ? 'failure' : 'error', count: 30 }]);
+      s.clock.advance(HOUR);
+      await s.detect();
+    }
+    const [alert] = await s.alerts();
+    const kinds = (await s.timeline(alert?.key ?? '', 50)).map((e) => e.kind);
+    // Without the sorted IDs each pair came out in either order: 1 chance in 256 of passing.
+    expect(kinds).toEqual([...Array.from({ length: 8 }, () => ['message_change', 'relabel']).flat(), 'created']);
+  });
+
   it('a rate well above its own high baseline is needed: a recipient that always fails half its leads raises nothing', async () => {
     const s = await scenario();
     for (let h = 0; h <= 168; h++) await s.traffic(h, [{ count: 40 }, { kind: 'recipient', recipient_id: s.recipientId, count: 20 }, { kind: 'recipient', recipient_id: s.recipientId, outcome: 'failure', count: 20 }]);

@@ -50,8 +50,11 @@ async function setup(): Promise<State> {
   const key = (p: Principal, n: number) => `recipient-failure:${p.account.id}:${id(n)}`;
   const keys = [key(demo, 11), key(demo, 12), key(demo, 10)];
   const actor = { type: 'user', id: 'u1', name: 'Ann' };
+  // Each entry a second after the last: entries of one instant are in ID order, which is random (#18.1).
   for (const k of [keys[0] as string, key(staff, 14)]) {
+    clock.advance(1000);
     (await f.service.alerts.addActivity(k, { kind: 'ack', actor, source: 'ui' }))._unsafeUnwrap();
+    clock.advance(1000);
     (await f.service.alerts.addActivity(k, { kind: 'comment', actor, source: 'slack', visibility: 'internal', data: { text: 'buyer endpoint down' } }))._unsafeUnwrap();
   }
   return { f, demo, keys, otherKey: key(other, 13), staffKey: key(staff, 14), resolvedKey: key(demo, 15) };

@@ -58,9 +58,15 @@ export function eventStore(t: MemoryTables): EventStore {
       }
       return okAsync(out);
     },
-    findByReference(reference, liveAt) {
-      const ids = [...(t.eventReferences.get(reference) ?? [])].sort().reverse();
-      return okAsync(ids.map((id) => t.events.get(id)).filter((e) => e !== undefined && e.expires_at > liveAt).map((e) => copy(e as NonNullable<typeof e>)));
+    findByReference(q) {
+      const out = [];
+      for (const id of t.eventReferences.get(q.reference) ?? []) {
+        const event = t.events.get(id);
+        if (!event || event.expires_at <= q.live_at) continue;
+        if (q.recipient_id !== undefined && event.recipient_id !== q.recipient_id) continue;
+        out.push(copy(event));
+      }
+      return okAsync(out);
     },
     purgeExpired(before) {
       const expired = [...t.events.values()].filter((e) => e.expires_at < before).map((e) => e.id);

@@ -6,7 +6,7 @@ import { copy } from './tables';
 /** Exports by ID. */
 export type ExportTable = Map<Id, StoredExport>;
 
-/** The memory export store. Listing sorts the account's exports by ID, which is creation order. */
+/** The memory export store. Listing sorts the account's exports by ID: creation order to the second (IDs of one second are random). */
 export function exportStore(table: ExportTable): ExportStore {
   return {
     insert(record) {

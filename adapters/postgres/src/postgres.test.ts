@@ -91,9 +91,9 @@ describe.skipIf(!available)('postgres', () => {
       expect((await storage.leads.get(wrapperLike.id))._unsafeUnwrap()).toEqual(wrapperLike);
       expect((await storage.events.get(event.id))._unsafeUnwrap()).toEqual(event);
       const live = '2026-01-01T00:00:00.000Z';
-      expect((await storage.events.findByReference('REF\u0000NUL', live))._unsafeUnwrap().map((e) => e.id)).toEqual([event.id]);
+      expect((await storage.events.findByReference({ reference: 'REF\u0000NUL', live_at: live }))._unsafeUnwrap().map((e) => e.id)).toEqual([event.id]);
       // The column drops the NUL; the exact comparison happens on the body.
-      expect((await storage.events.findByReference('REFNUL', live))._unsafeUnwrap()).toEqual([]);
+      expect((await storage.events.findByReference({ reference: 'REFNUL', live_at: live }))._unsafeUnwrap()).toEqual([]);
     });
   });
 

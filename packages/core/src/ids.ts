@@ -7,19 +7,18 @@ const ID_PATTERN = /^[0-9a-fA-F]{24}$/;
 const RULE_ID_PATTERN = /^[0-9a-zA-Z]{6}$/;
 const RULE_ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
-let counter = randomBytes(3).readUIntBE(0, 3);
-const processPart = randomBytes(5).toString('hex');
-
 /**
- * A new ID: 4 bytes of seconds, 5 random bytes per process and a 3-byte counter,
- * so IDs sort by creation time (like MongoDB ObjectIds) and never collide within
- * a process.
+ * A new ID: 8 hex digits of seconds, then 16 hex digits (64 bits) of cryptographic
+ * randomness drawn for this ID alone. The time prefix keeps IDs sortable by second;
+ * the random part makes an ID unguessable from any other (issue #18.1: a counter and
+ * a fixed per-process part let a vendor derive its neighbours' event and lead IDs,
+ * and key-less routes are authorized by such IDs). Within one second IDs are in no
+ * particular order, so code that needs creation order sorts by a timestamp, then ID.
  * @param nowMs the creation time; pass the service clock's time.
  */
 export function newId(nowMs: number): Id {
-  counter = (counter + 1) % 0xffffff;
   const seconds = Math.floor(nowMs / 1000).toString(16).padStart(8, '0').slice(-8);
-  return seconds + processPart + counter.toString(16).padStart(6, '0');
+  return seconds + randomBytes(8).toString('hex');
 }
 
 /** Whether `value` is a 24-hex ID. */

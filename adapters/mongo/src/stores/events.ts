@@ -25,10 +25,11 @@ export function eventStore(c: Pick<MongoCollections, 'events'>): EventStore {
         if (limit === 0) return [];
         return (await c.events.find(filter).sort(sort).limit(limit).toArray()).map(toEvent);
       }),
-    findByReference: (reference, liveAt) =>
+    findByReference: (q) =>
       attempt('find events by reference', async () => {
-        const { filter, sort } = eventsByReference(reference, toDate(liveAt));
-        return (await c.events.find(filter).sort(sort).toArray()).map(toEvent);
+        const { filter, sort } = eventsByReference(q.reference, toDate(q.live_at));
+        // The recipient is inside the body: `events_key_id` narrows to the few deliveries with this reference first.
+        return (await c.events.find(filter).sort(sort).toArray()).map(toEvent).filter((e) => q.recipient_id === undefined || e.recipient_id === q.recipient_id);
       }),
     purgeExpired: (before) =>
       attempt('purge expired events', () => c.events.deleteMany(eventsExpiredBefore(toDate(before)))).map(({ deletedCount }) => deletedCount),

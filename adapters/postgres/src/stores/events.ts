@@ -74,11 +74,11 @@ export function eventStore(db: Queryable, schema: string, writer: Writer = direc
         values,
       ).map(({ rows }) => rows.map(toEvent));
     },
-    findByReference: (reference, liveAt) =>
-      query<EventRow>(db, 'find events by reference', `SELECT body FROM ${table} WHERE key = $1 AND expires_at > $2 ORDER BY id DESC`, [
-        keyColumn(reference),
-        liveAt,
-      ]).map(({ rows }) => rows.map(toEvent).filter((event) => event.key === reference)),
+    // The key index narrows to the few deliveries the recipient answered with this reference; the recipient is checked on the body.
+    findByReference: (q) =>
+      query<EventRow>(db, 'find events by reference', `SELECT body FROM ${table} WHERE key = $1 AND expires_at > $2`, [keyColumn(q.reference), q.live_at]).map(({ rows }) =>
+        rows.map(toEvent).filter((event) => event.key === q.reference && (q.recipient_id === undefined || event.recipient_id === q.recipient_id)),
+      ),
     purgeExpired: (before) =>
       query(db, 'purge expired events', `DELETE FROM ${table} WHERE expires_at < $1`, [before]).map(({ rowCount }) => rowCount),
   };

@@ -110,8 +110,10 @@ export async function reconcile(
     alert = await maybeEmail(deps, ctx.settings, account, alert, prior, counts);
     const put = await deps.storage.alerts.put(alert);
     if (put.isErr()) return err(put.error);
-    for (const e of entries) {
-      const added = await deps.storage.alerts.addActivity(e);
+    // Entries of one pass share `at`, and the timeline orders ties by ID: IDs drawn together and sorted keep the order they were written in.
+    const ids = entries.map(() => newId(now)).sort();
+    for (const [i, e] of entries.entries()) {
+      const added = await deps.storage.alerts.addActivity({ ...e, id: ids[i] as Id });
       if (added.isErr()) return err(added.error);
     }
     if (prior) counts.refreshed += 1;

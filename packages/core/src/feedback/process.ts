@@ -55,7 +55,7 @@ function forward(deps: FeedbackDeps, delivery: Delivery, feedback: ValidFeedback
  * feedback configuration, 409 when it is switched off, 400 for a bad type or
  * reason; otherwise a feedback-received event (success, or failure when the
  * step's feedback rule set fails or a return repeats one) and the result.
- * Every error carries the feedback result that explains it.
+ * Every error carries the feedback result that explains it, without the lead.
  * @param moduleId the inbound integration that read the feedback, recorded on the event.
  */
 export function processFeedback(deps: FeedbackDeps, delivery: Delivery, input: FeedbackInput, moduleId: string): ResultAsync<FeedbackResult, FeedbackError> {
@@ -63,7 +63,8 @@ export function processFeedback(deps: FeedbackDeps, delivery: Delivery, input: F
   const { lead, flow, event } = delivery;
   const summary = leadSummary(lead);
   const price = lead.purchase_price;
-  const explained = (error: LeadrouteError, outcome: 'failure' | 'error'): FeedbackError => ({ ...error, result: { outcome, reason: error.message, price, lead: summary } });
+  // A refused call shows nothing of the lead, not even its price (issue #18.1): only a processed result (the spec's 201) carries it.
+  const explained = (error: LeadrouteError, outcome: 'failure' | 'error'): FeedbackError => ({ ...error, result: { outcome, reason: error.message, price: 0 } });
 
   const step = flow?.steps.find((s) => s.id === event.step_id);
   if (!flow || !step?.feedback) return errAsync(explained(errors.forbidden('Feedback is not configured on the delivering step.'), 'failure'));

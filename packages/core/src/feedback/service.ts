@@ -9,17 +9,21 @@ import type { FeedbackError, FeedbackInput, FeedbackResult, InboundFeedbackModul
 export interface FeedbackApi {
   /**
    * Feedback for the delivery event `eventId` (POST and GET /feedback): 422 for a
-   * malformed ID or one of the wrong kind, 404 for no live event, 403/409 when
-   * the step's feedback is not configured or switched off, 400 for a bad type.
-   * Processed feedback is ok with outcome success or failure (the spec's 201).
+   * malformed ID; one 404, alike for all, for an ID that names no live delivery
+   * event (unknown, expired, a lead ID, a non-delivery event); 403/409 when the
+   * step's feedback is not configured or switched off, 400 for a bad type. Only
+   * processed feedback (ok, the spec's 201) shows the lead.
    */
   submit(eventId: unknown, input: FeedbackInput): ResultAsync<FeedbackResult, FeedbackError>;
   /**
    * Feedback through the inbound integration `platform-<recipientName>.inbound.feedback`
    * (POST /feedback/{recipient_name}): the integration reads `body`, and the lead is
-   * found by its recipient_record_id among delivered leads.
+   * found by its recipient_record_id among delivered leads, only among deliveries
+   * to the recipient entity `options.recipientId` when given. A record ID that
+   * matches deliveries of more than one account, recipient or lead is refused
+   * (404, nothing changed).
    */
-  submitByRecipient(recipientName: string, body: unknown): ResultAsync<FeedbackResult, FeedbackError>;
+  submitByRecipient(recipientName: string, body: unknown, options?: { readonly recipientId?: unknown }): ResultAsync<FeedbackResult, FeedbackError>;
   /** The installed inbound feedback integrations. */
   readonly integrations: FeedbackIntegrationRegistry;
 }
@@ -31,7 +35,7 @@ export function createFeedbackApi(deps: FeedbackDeps): FeedbackApi {
   const integration = (name: string): InboundFeedbackModule | undefined => deps.integrations.get(name);
   return {
     submit: (eventId, input) => deliveryByEventId(deps, eventId).andThen((delivery) => processFeedback(deps, delivery, input, EVENT_ID_FORM)),
-    submitByRecipient(recipientName, body) {
+    submitByRecipient(recipientName, body, options = {}) {
       const module = integration(recipientName);
       if (!module) return errAsync(errors.notFound('inbound feedback integration', `platform-${recipientName.slice(0, 64)}.inbound.feedback`));
       let parsed: ReturnType<InboundFeedbackModule['parse']>;
@@ -44,7 +48,7 @@ export function createFeedbackApi(deps: FeedbackDeps): FeedbackApi {
       }
       if (parsed.isErr()) return errAsync(errors.badRequest(parsed.error));
       const { recipient_record_id, ...input } = parsed.value;
-      return deliveryByRecordId(deps, module, recipient_record_id).andThen((delivery) => processFeedback(deps, delivery, input, module.id));
+      return deliveryByRecordId(deps, module, { recordId: recipient_record_id, recipientId: options.recipientId }).andThen((delivery) => processFeedback(deps, delivery, input, module.id));
     },
     integrations: deps.integrations,
   };

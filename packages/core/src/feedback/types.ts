@@ -23,9 +23,9 @@ export interface FeedbackResult {
   readonly outcome: 'success' | 'failure' | 'error';
   /** Why the outcome is not success; absent on success. */
   readonly reason?: string;
-  /** The lead's purchase price; 0 when no lead was found. */
+  /** The lead's purchase price; 0 on every refusal (an error status), as nothing of the lead is shown then. */
   readonly price: number;
-  /** Absent when no lead was found. */
+  /** Only on a processed result (the spec's 201): a refused key-less call shows nothing of the lead (issue #18.1). */
   readonly lead?: LeadSummary;
 }
 

@@ -24,6 +24,16 @@ export interface EventStoreQuery {
   readonly limit: number;
 }
 
+/** A look-up of deliveries by the recipient's own record ID ({@link EventStore.findByReference}). */
+export interface ReferenceQuery {
+  /** The recipient's record ID, compared exactly. */
+  readonly reference: string;
+  /** Only events whose `recipient_id` is this entity. */
+  readonly recipient_id?: Id;
+  /** Only events whose expires_at is after this instant (ISO). */
+  readonly live_at: string;
+}
+
 /** Storage of event records: append-only, retained 90 days. */
 export interface EventStore {
   insert(event: StoredEvent): ResultAsync<void, StoreError>;
@@ -31,11 +41,14 @@ export interface EventStore {
   /** One page of the account's events, by ID order. */
   query(query: EventStoreQuery): ResultAsync<StoredEvent[], StoreError>;
   /**
-   * Recipient events whose recipient reference (the recipient's own record ID,
-   * `key` on the event) is `reference`, newest first, across accounts: feedback
-   * by recipient_record_id carries no API key.
+   * Live events whose recipient reference (the recipient's own record ID, `key` on
+   * the event) is exactly `reference`, in no particular order, and only those of
+   * the recipient entity `recipient_id` when one is given. Feedback by
+   * recipient_record_id carries no API key, so the store cannot scope by account:
+   * core resolves a reference only when every match names one account, one
+   * recipient and one lead (issue #18.4), and refuses it as ambiguous otherwise.
    */
-  findByReference(reference: string, liveAt: string): ResultAsync<StoredEvent[], StoreError>;
+  findByReference(query: ReferenceQuery): ResultAsync<StoredEvent[], StoreError>;
   /** Deletes events whose expires_at is before `before`; the number deleted. */
   purgeExpired(before: string): ResultAsync<number, StoreError>;
 }

@@ -3,7 +3,7 @@ import type { ExportDownload, StoredExport } from '../exports/types';
 import type { Id } from '../ids';
 import type { StoreError } from './store-error';
 
-/** One page of an account's exports, newest (highest ID) first. */
+/** One page of an account's exports, highest ID first: newest first to the second, as IDs of one second are random. */
 export interface ExportListQuery {
   readonly account_id: Id;
   /** Only exports whose expires_at is after this instant (ISO). */

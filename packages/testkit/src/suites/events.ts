@@ -66,7 +66,7 @@ export const eventStoreSuite: Suite = {
       },
     },
     {
-      name: 'finds recipient events by reference across accounts, newest first, live only',
+      name: 'finds live events by exact reference, in any order',
       async run({ storage }) {
         const ref = `REF-${freshId()}`;
         const [first, second] = await seed(storage, [
@@ -74,10 +74,33 @@ export const eventStoreSuite: Suite = {
           anEvent(anAccount().id, { key: ref }),
           anEvent(anAccount().id, { key: ref, expires_at: '2025-01-01T00:00:00.000Z' }),
           anEvent(anAccount().id),
+          anEvent(anAccount().id, { key: `${ref}-2` }),
         ]);
-        const found = (await storage.events.findByReference(ref, LIVE))._unsafeUnwrap().map((e) => e.id);
-        expect(found).toEqual([second?.id, first?.id]);
-        expect((await storage.events.findByReference('nothing', LIVE))._unsafeUnwrap()).toEqual([]);
+        const found = (await storage.events.findByReference({ reference: ref, live_at: LIVE }))._unsafeUnwrap().map((e) => e.id);
+        expect(found.sort()).toEqual([first?.id, second?.id].sort());
+        expect((await storage.events.findByReference({ reference: 'nothing', live_at: LIVE }))._unsafeUnwrap()).toEqual([]);
+        expect((await storage.events.findByReference({ reference: ref.toLowerCase(), live_at: LIVE }))._unsafeUnwrap()).toEqual([]);
+      },
+    },
+    {
+      name: '#18.4 scopes a reference to one recipient entity when recipient_id is given',
+      async run({ storage }) {
+        const ref = `CRM-${freshId()}`;
+        const buyerA = freshId();
+        const buyerB = freshId();
+        const [ofA, ofB, alsoA] = await seed(storage, [
+          anEvent(anAccount().id, { key: ref, recipient_id: buyerA }),
+          anEvent(anAccount().id, { key: ref, recipient_id: buyerB }),
+          anEvent(anAccount().id, { key: ref, recipient_id: buyerA }),
+          anEvent(anAccount().id, { key: `${ref}-other`, recipient_id: buyerA }),
+        ]);
+        const scoped = async (recipient_id: string) =>
+          (await storage.events.findByReference({ reference: ref, recipient_id, live_at: LIVE }))._unsafeUnwrap().map((e) => e.id).sort();
+        expect(await scoped(buyerA)).toEqual([ofA?.id, alsoA?.id].sort());
+        expect(await scoped(buyerB)).toEqual([ofB?.id]);
+        expect(await scoped(freshId())).toEqual([]);
+        // The stored events are untouched by a look-up.
+        expect((await storage.events.get(ofB?.id as string))._unsafeUnwrap()).toEqual(ofB);
       },
     },
     {
@@ -88,7 +111,7 @@ export const eventStoreSuite: Suite = {
         expect((await storage.events.purgeExpired('2025-07-01T00:00:00.000Z'))._unsafeUnwrap()).toBe(1);
         expect((await storage.events.get(old?.id as string))._unsafeUnwrap()).toBeUndefined();
         expect((await storage.events.get(live?.id as string))._unsafeUnwrap()).toEqual(live);
-        expect((await storage.events.findByReference('OLD-REF', '2020-01-01T00:00:00.000Z'))._unsafeUnwrap()).toEqual([]);
+        expect((await storage.events.findByReference({ reference: 'OLD-REF', live_at: '2020-01-01T00:00:00.000Z' }))._unsafeUnwrap()).toEqual([]);
       },
     },
   ],

@@ -32,12 +32,13 @@ const EVENT_ID: QueryParamDoc = { name: 'event_id', required: true, description:
 const ERRORS = {
   400: 'type missing or not conversion/return (a feedback result, outcome error), or a body that cannot be parsed (plain text).',
   403: 'Feedback is not configured on the delivering step.',
-  404: 'No event for event_id, or it is more than 90 days old.',
+  404: 'No live delivery event for event_id: unknown, more than 90 days old, or not a delivery event (a lead ID, a source event). All are answered alike, '
+    + 'with no ID echoed, so an ID cannot be classified; the spec answers the wrong kind with 422 (SECURITY.md, issue #18.1).',
   406: 'Accept asks for a format that cannot be produced, or Content-Type names an unsupported type.',
   409: 'Feedback is configured but switched off.',
   413: 'Body larger than 10 MB.',
   415: 'Body present without Content-Type.',
-  422: 'event_id is not a valid ID, or names a lead or a non-delivery event.',
+  422: 'event_id is missing or not a 24-hex ID. (Departs from the spec: the wrong kind of ID is the 404 above.)',
 };
 const BY_EVENT: RouteDoc = { status: 201, query: [EVENT_ID], body: { type: 'object', required: ['type'], properties: FIELDS }, response: RESULT, errors: ERRORS };
 const BY_QUERY: RouteDoc = {
@@ -46,15 +47,27 @@ const BY_QUERY: RouteDoc = {
   response: RESULT,
   errors: { 400: 'type missing or not conversion/return (a feedback result, outcome error).', 403: ERRORS[403], 404: ERRORS[404], 406: 'Accept asks for a format that cannot be produced.', 409: ERRORS[409], 422: ERRORS[422] },
 };
+const RECIPIENT_ID: QueryParamDoc = {
+  name: 'recipient_id',
+  required: false,
+  description:
+    'The recipient entity the lead was delivered to. When given, recipient_record_id is looked up only among deliveries to it; '
+    + 'give it when the feedback URL is configured, so that a record ID another recipient or account also uses can never select their lead.',
+  schema: ID_SCHEMA,
+};
 const BY_RECIPIENT: RouteDoc = {
   status: 201,
+  query: [RECIPIENT_ID],
   body: { type: 'object', description: 'For standard; other integrations read their own format.', properties: { ...FIELDS, recipient_record_id: { type: 'string', description: "The recipient's own record ID for the lead." } } },
   response: RESULT,
   errors: {
     ...ERRORS,
     400: 'type missing or invalid (a feedback result), or the integration cannot parse the body.',
     403: 'Feedback is not configured on the delivering step (body produced by the integration).',
-    404: 'No such inbound feedback integration; or no recipient_record_id, or no delivered lead matches it (a feedback result, outcome failure).',
+    404:
+      'No such inbound feedback integration; or no recipient_record_id, or no delivered lead matches it, or it matches deliveries of more than one '
+      + 'account, recipient or lead and nothing was changed (a feedback result, outcome failure).',
+    422: 'recipient_id is not a 24-hex ID.',
   },
 };
 
@@ -121,7 +134,7 @@ export function feedbackRoutes(service: LeadService): Route[] {
       auth: 'none',
       readsBody: true,
       produces: JSON_OR_XML,
-      summary: 'Report feedback through an inbound feedback integration, by recipient_record_id',
+      summary: 'Report feedback through an inbound feedback integration, by recipient_record_id (and recipient_id)',
       doc: BY_RECIPIENT,
       // Every result-bearing error answers with the result: the integration produces these bodies.
       mapError: feedbackErrors(() => true, recipientModule),
@@ -129,7 +142,8 @@ export function feedbackRoutes(service: LeadService): Route[] {
         const name = c.params.recipient_name ?? '';
         const module = feedback.integrations.get(name);
         if (!module) return errAsync(errors.notFound('inbound feedback integration', `platform-${name.slice(0, 64)}.inbound.feedback`));
-        return feedback.submitByRecipient(name, c.body).map((result) => resultReply(201, result, c.mediaType, module));
+        const recipientId = c.query.get('recipient_id') ?? undefined;
+        return feedback.submitByRecipient(name, c.body, { recipientId }).map((result) => resultReply(201, result, c.mediaType, module));
       },
     },
   ];
