@@ -8,6 +8,7 @@ import type { Clock } from '../ports/clock';
 import type { Storage } from '../ports/storage';
 import { keepSecrets, withoutSecrets } from '../firehose/secrets';
 import { isoTime } from '../time';
+import { sealPostingSecrets, showPostingSecrets } from './posting-secret';
 import type { Flow, FlowConfig, FlowRecord } from './types';
 import { validateFlow } from './validate';
 
@@ -21,8 +22,9 @@ export interface FlowsApi {
 }
 
 export function toFlow(record: FlowRecord): Flow {
-  const { account_id: _account, ...flow } = record;
-  // An inline firehose connection string is write-only.
+  const { account_id: _account, ...stored } = record;
+  // An inline firehose connection string is write-only; posting secrets show only as required or not.
+  const flow = showPostingSecrets(stored);
   return flow.firehose ? { ...flow, firehose: withoutSecrets(flow.firehose) } : flow;
 }
 
@@ -92,20 +94,22 @@ export function createFlowsApi(deps: { storage: Storage; clock: Clock; entities:
     list: (principal) => storage.flows.listByAccount(principal.account.id).map((flows) => flows.map(toFlow)),
     get: (principal, id) => own(principal, id).map(toFlow),
     create(principal, body) {
-      return validate(principal, body).andThen((config) => {
+      return validate(principal, body).andThen((validated) => {
         const now = clock.now();
+        const { config, revealed } = sealPostingSecrets(validated);
         const record: FlowRecord = { ...config, id: newId(now) as Id, account_id: principal.account.id, version: 1, created_at: isoTime(now), updated_at: isoTime(now) };
-        return storage.flows.insert(record).map(() => toFlow(record));
+        return storage.flows.insert(record).map(() => showPostingSecrets(toFlow(record), revealed));
       });
     },
     update(principal, id, body) {
       return own(principal, id).andThen((current) =>
-        validate(principal, keepSecrets(body, current.firehose), current).andThen((config) => {
+        validate(principal, keepSecrets(body, current.firehose), current).andThen((validated) => {
+          const { config, revealed } = sealPostingSecrets(validated);
           const record: FlowRecord = { ...config, id: current.id, account_id: current.account_id, version: current.version + 1, created_at: current.created_at, updated_at: isoTime(clock.now()) };
           return storage.flows
             .update(record, current.version)
             .mapErr((e) => (e.type === 'Conflict' ? errors.conflict('The flow was changed by another request; read it again and retry.') : e))
-            .map(() => toFlow(record));
+            .map(() => showPostingSecrets(toFlow(record), revealed));
         }),
       );
     },
