@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { createClient } from '@leadroute/client';
 import { newId } from '@leadroute/core';
 import { manualClock } from '@leadroute/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -215,6 +216,14 @@ describe.each(BINDINGS)('issue #18.2: key-less intake through %s', (name) => {
     expect(events.text).toContain('"Real"');
     expect(events.text).not.toContain(victim.secret);
     expect(events.text).not.toContain('x-posting-secret');
+  });
+
+  it('#18.3 the typed client sends the posting secret when given one', async () => {
+    const api = createClient({ baseUrl: binding.url, apiKey: f.keys.other });
+    const without = await api.leads.submit(victim.securedFlow, victim.securedSource, { first_name: 'Client' });
+    expect(without._unsafeUnwrapErr()).toMatchObject({ type: 'http', status: 401 });
+    const withSecret = await api.leads.ping(victim.securedFlow, victim.securedSource, { first_name: 'Client' }, { postingSecret: victim.secret });
+    expect(withSecret._unsafeUnwrap().outcome).toBe('success');
   });
 
   it('#18.3 the posting secret is shown once: GET and list show only that it is required; PUT keeps it; rotating replaces it', async () => {
