@@ -23,10 +23,12 @@ function sequentialIds(): boolean {
 const randomId = (): string => randomBytes(12).toString('hex');
 
 /** One POST from a chosen local address (127.0.0.0/8 is all loopback), so a test can be two clients. */
-function postFrom(localAddress: string, url: string, json: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+type Raw = { status: number; headers: Record<string, unknown>; text: string };
+function postFrom(localAddress: string, url: string, json: unknown, headers: Record<string, string> = {}): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const body = JSON.stringify(json);
-    const req = httpRequest(url, { method: 'POST', localAddress, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers } }, (res) => {
+    const all = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers };
+    const req = httpRequest(url, { method: 'POST', localAddress, headers: all }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
@@ -73,12 +75,14 @@ async function setUp(f: Fixture, req: (c: Call) => Promise<Answer>) {
     steps: [{ type: 'filter', entity_id: buyer }],
   });
   // The former vendor is taken off the flow: its posting URL must now answer like any unknown one.
-  const put = await req({ method: 'PUT', path: `/flows/${open.id}`, key: f.keys.demo, json: { name: 'Victim flow', version: open.version, sources: [{ entity_id: source }], steps: [] } });
+  const replacement = { name: 'Victim flow', version: open.version, sources: [{ entity_id: source }], steps: [] };
+  const put = await req({ method: 'PUT', path: `/flows/${open.id}`, key: f.keys.demo, json: replacement });
   expect(put.status, put.text).toBe(200);
   const secured = await flow(f.keys.demo, { name: 'Victim secured flow', sources: [{ entity_id: securedSource, require_posting_secret: true }] });
   const secret = secured.sources[0]?.posting_secret;
   expect(secret).toMatch(/^lps_[\w-]{43}$/);
-  const victim: Victim = { flow: open.id, source, securedFlow: secured.id, securedSource, secret: secret as string, buyer, removedSource, stepId: open.steps[0]?.id ?? '' };
+  const stepId = open.steps[0]?.id ?? '';
+  const victim: Victim = { flow: open.id, source, securedFlow: secured.id, securedSource, secret: secret as string, buyer, removedSource, stepId };
   return { attacker: { flow: attackerFlow.id, source: attackerSource }, victim };
 }
 
@@ -141,7 +145,12 @@ describe.each(BINDINGS)('issue #18.2: key-less intake through %s', (name) => {
 
   it('#18.2 a lead that is not an object is 422 whatever the IDs, so the body check reveals nothing either', async () => {
     const bad = (flow: string, source: string) => req({ path: `/flows/${flow}/sources/${source}/submit`, json: [1, 2] });
-    const answers = await Promise.all([bad(victim.flow, victim.source), bad('aaaaaaaaaaaaaaaaaaaaaaaa', victim.source), bad(victim.flow, attacker.source), bad('not-an-id', victim.source)]);
+    const answers = await Promise.all([
+      bad(victim.flow, victim.source),
+      bad('aaaaaaaaaaaaaaaaaaaaaaaa', victim.source),
+      bad(victim.flow, attacker.source),
+      bad('not-an-id', victim.source),
+    ]);
     for (const a of answers) {
       expect(a.status).toBe(422);
       expect(a.text).toBe(answers[0]?.text);
@@ -154,7 +163,7 @@ describe.each(BINDINGS)('issue #18.2: key-less intake through %s', (name) => {
     for (let d = -50; d <= 50; d++) if (d !== 0) probes.push([near(attacker.flow, d), victim.securedSource], [victim.securedFlow, near(attacker.source, d)]);
     probes.push([victim.securedFlow, victim.securedSource]);
     const answers: Answer[] = [];
-    for (let i = 0; i < probes.length; i += 20) answers.push(...(await Promise.all(probes.slice(i, i + 20).map(([flow, source]) => post(flow, source, 'submit')))));
+    for (let i = 0; i < probes.length; i += 20) answers.push(...(await Promise.all(probes.slice(i, i + 20).map(([fl, so]) => post(fl, so, 'submit')))));
     const real = (i: number) => probes[i]?.[0] === victim.securedFlow && probes[i]?.[1] === victim.securedSource;
     const misses = answers.filter((_, i) => !real(i));
     expect(new Set(misses.map((a) => `${a.status} ${a.text}`))).toEqual(new Set([`404 ${misses[0]?.text}`]));
@@ -168,13 +177,17 @@ describe.each(BINDINGS)('issue #18.2: key-less intake through %s', (name) => {
   // Walking to an open source's posting URL is stopped by unguessable IDs (ids.ts, #18.3's first
   // point, changed on another branch) and by the throttle below; while IDs still count up, this walk
   // does reach the open flow, so the test runs only once newId no longer gives neighbours.
-  it.skipIf(sequentialIds())('#18.2 replaying the attack: 300 probes walked from the own flow and source IDs find no open posting URL and inject zero leads', async () => {
+  const walk = '#18.2 replaying the attack: 300 probes walked from the own flow and source IDs find no open posting URL and inject zero leads';
+  it.skipIf(sequentialIds())(walk, async () => {
     const before = await victimView();
     const probes: [string, string][] = [];
     for (let d = -50; d <= 50; d++)
-      if (d !== 0) probes.push([near(attacker.flow, d), attacker.source], [victim.flow, near(attacker.source, d)], [near(attacker.flow, d), near(attacker.source, d)]);
+      if (d !== 0) {
+        probes.push([near(attacker.flow, d), attacker.source], [victim.flow, near(attacker.source, d)]);
+        probes.push([near(attacker.flow, d), near(attacker.source, d)]);
+      }
     const answers: Answer[] = [];
-    for (let i = 0; i < probes.length; i += 20) answers.push(...(await Promise.all(probes.slice(i, i + 20).map(([flow, source]) => post(flow, source, 'submit')))));
+    for (let i = 0; i < probes.length; i += 20) answers.push(...(await Promise.all(probes.slice(i, i + 20).map(([fl, so]) => post(fl, so, 'submit')))));
     expect(answers).toHaveLength(300);
     expect(new Set(answers.map((a) => `${a.status} ${a.text}`))).toEqual(new Set([`404 ${answers[0]?.text}`]));
     expect(await victimView()).toEqual(before);
@@ -203,7 +216,8 @@ describe.each(BINDINGS)('issue #18.2: key-less intake through %s', (name) => {
   });
 
   it('#18.3 the vendor that sends the posting secret (header, or Basic password under any user name) is accepted, and the secret is not recorded', async () => {
-    const byHeader = await req({ path: `/flows/${victim.securedFlow}/sources/${victim.securedSource}/submit`, json: { first_name: 'Real' }, headers: { 'x-posting-secret': victim.secret } });
+    const path = `/flows/${victim.securedFlow}/sources/${victim.securedSource}/submit`;
+    const byHeader = await req({ path, json: { first_name: 'Real' }, headers: { 'x-posting-secret': victim.secret } });
     expect(byHeader.status, byHeader.text).toBe(201);
     expect(byHeader.body.outcome).toBe('success');
     const byBasic = await req({
@@ -241,7 +255,8 @@ describe.each(BINDINGS)('issue #18.2: key-less intake through %s', (name) => {
     const kept = await req({ method: 'PUT', path: `/flows/${victim.securedFlow}`, key: f.keys.demo, json: body });
     expect(kept.status, kept.text).toBe(200);
     expect(kept.body.sources[0].posting_secret).toBeUndefined();
-    const forgot = await req({ method: 'PUT', path: `/flows/${victim.securedFlow}`, key: f.keys.demo, json: { ...body, version: kept.body.version, sources: [{ entity_id: victim.securedSource }] } });
+    const put = (json: Record<string, unknown>) => req({ method: 'PUT', path: `/flows/${victim.securedFlow}`, key: f.keys.demo, json: { ...body, ...json } });
+    const forgot = await put({ version: kept.body.version, sources: [{ entity_id: victim.securedSource }] });
     expect(forgot.status, forgot.text).toBe(200);
     expect(forgot.body.sources[0]).toMatchObject({ require_posting_secret: true });
     const withOld = () => post(victim.securedFlow, victim.securedSource, 'ping', { 'x-posting-secret': victim.secret });
@@ -249,20 +264,16 @@ describe.each(BINDINGS)('issue #18.2: key-less intake through %s', (name) => {
     expect((await post(victim.securedFlow, victim.securedSource, 'ping')).status).toBe(401);
 
     // A body cannot plant a digest of its own choosing.
-    const planted = await req({
-      method: 'PUT',
-      path: `/flows/${victim.securedFlow}`,
-      key: f.keys.demo,
-      json: { ...body, version: forgot.body.version, sources: [{ entity_id: victim.securedSource, posting_secret: 'mine', posting_secret_sha256: '00'.repeat(32) }] },
+    const planted = await put({
+      version: forgot.body.version,
+      sources: [{ entity_id: victim.securedSource, posting_secret: 'mine', posting_secret_sha256: '00'.repeat(32) }],
     });
     expect(planted.status, planted.text).toBe(200);
     expect((await withOld()).status).toBe(201);
 
-    const rotated = await req({
-      method: 'PUT',
-      path: `/flows/${victim.securedFlow}`,
-      key: f.keys.demo,
-      json: { ...body, version: planted.body.version, sources: [{ entity_id: victim.securedSource, require_posting_secret: true, rotate_posting_secret: true }] },
+    const rotated = await put({
+      version: planted.body.version,
+      sources: [{ entity_id: victim.securedSource, require_posting_secret: true, rotate_posting_secret: true }],
     });
     expect(rotated.status, rotated.text).toBe(200);
     const fresh = rotated.body.sources[0].posting_secret as string;
@@ -272,7 +283,7 @@ describe.each(BINDINGS)('issue #18.2: key-less intake through %s', (name) => {
     expect((await post(victim.securedFlow, victim.securedSource, 'ping', { 'x-posting-secret': fresh })).status).toBe(201);
     victim.secret = fresh;
 
-    const invalid = await req({ method: 'PUT', path: `/flows/${victim.securedFlow}`, key: f.keys.demo, json: { ...body, version: rotated.body.version, sources: [{ entity_id: victim.securedSource, require_posting_secret: 'yes' }] } });
+    const invalid = await put({ version: rotated.body.version, sources: [{ entity_id: victim.securedSource, require_posting_secret: 'yes' }] });
     expect(invalid.status).toBe(422);
     expect(invalid.body.errors).toEqual([expect.objectContaining({ path: '/sources/0/require_posting_secret' })]);
   });
@@ -285,6 +296,7 @@ describe.each(BINDINGS)('issue #18.3: throttling failed look-ups on key-less rou
   let victim: Victim;
   const req = (c: Call) => call(binding.url, c);
   const url = (flow: string, source: string, kind = 'submit') => `${binding.url}/flows/${flow}/sources/${source}/${kind}`;
+  const secret = () => ({ 'x-posting-secret': victim.secret });
 
   beforeAll(async () => {
     f = await createFixture({ clock });
@@ -302,7 +314,8 @@ describe.each(BINDINGS)('issue #18.3: throttling failed look-ups on key-less rou
     }
   });
 
-  it('#18.3 beyond 20 failed look-ups a minute an address gets 429 with Retry-After, on every key-less route, without a look-up; another address is unaffected', async () => {
+  const beyond = '#18.3 beyond 20 failed look-ups a minute: 429 with Retry-After on every key-less route, before any look-up; other addresses unaffected';
+  it(beyond, async () => {
     const attackerAddress = '127.0.0.3';
     for (let i = 0; i < 20; i++) {
       const a = await postFrom(attackerAddress, url(i % 2 ? victim.flow : randomId(), randomId()), { first_name: 'Injected' });
@@ -314,7 +327,8 @@ describe.each(BINDINGS)('issue #18.3: throttling failed look-ups on key-less rou
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(JSON.parse(refused.text)).toMatchObject({ status: 429, code: 'TooManyRequests' });
     // Refused before the look-up: even the right posting secret does not get a lead in from a blocked address (documented).
-    const blockedGood = await postFrom(attackerAddress, url(victim.securedFlow, victim.securedSource), { first_name: 'Blocked' }, { 'x-posting-secret': victim.secret });
+    const good = (address: string, firstName: string) => postFrom(address, url(victim.securedFlow, victim.securedSource), { first_name: firstName }, secret());
+    const blockedGood = await good(attackerAddress, 'Blocked');
     expect(blockedGood.status).toBe(429);
     const feedback = await new Promise<number>((resolve, reject) => {
       httpRequest(`${binding.url}/feedback?event_id=${randomId()}&type=return`, { localAddress: attackerAddress }, (res) => {
@@ -327,13 +341,13 @@ describe.each(BINDINGS)('issue #18.3: throttling failed look-ups on key-less rou
     expect(feedback).toBe(429);
 
     // Another client address still posts, and still gets the ordinary 404 for a miss.
-    const other = await postFrom('127.0.0.4', url(victim.securedFlow, victim.securedSource), { first_name: 'Other address' }, { 'x-posting-secret': victim.secret });
+    const other = await good('127.0.0.4', 'Other address');
     expect(other.status, other.text).toBe(201);
     expect((await postFrom('127.0.0.4', url(victim.flow, randomId()), {})).status).toBe(404);
 
     // After Retry-After seconds the blocked address gets one more try (the allowance refills one failure per 3 s).
     clock.advance(Number(refused.headers['retry-after']) * 1000);
-    const again = await postFrom(attackerAddress, url(victim.securedFlow, victim.securedSource), { first_name: 'After wait' }, { 'x-posting-secret': victim.secret });
+    const again = await good(attackerAddress, 'After wait');
     expect(again.status, again.text).toBe(201);
 
     const search = await req({ path: '/search/leads?query=Injected', key: f.keys.demo });
@@ -345,7 +359,10 @@ describe.each(BINDINGS)('issue #18.3: throttling failed look-ups on key-less rou
   it('#18.3 wrong posting secrets count as failures too', async () => {
     const address = '127.0.0.5';
     const statuses: number[] = [];
-    for (let i = 0; i < 22; i++) statuses.push((await postFrom(address, url(victim.securedFlow, victim.securedSource), {}, { 'x-posting-secret': `lps_guess${i}` })).status);
+    for (let i = 0; i < 22; i++) {
+      const a = await postFrom(address, url(victim.securedFlow, victim.securedSource), {}, { 'x-posting-secret': `lps_guess${i}` });
+      statuses.push(a.status);
+    }
     expect(statuses.slice(0, 20)).toEqual(Array(20).fill(401));
     expect(statuses.slice(20)).toEqual([429, 429]);
   });

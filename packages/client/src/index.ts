@@ -64,6 +64,8 @@ export interface IntakeCallOptions {
   readonly postingSecret?: string;
 }
 
+const intakePath = (flowId: string, sourceId: string, kind: 'submit' | 'ping'): string => `/flows/${segment(flowId)}/sources/${segment(sourceId)}/${kind}`;
+
 const intakeHeaders = (intake: IntakeCallOptions): Record<string, string> =>
   intake.postingSecret === undefined ? {} : { 'x-posting-secret': intake.postingSecret };
 
@@ -150,9 +152,9 @@ export function createClient(options: ClientOptions) {
     },
     leads: {
       submit: (flowId: string, sourceId: string, lead: Record<string, unknown>, intake: IntakeCallOptions = {}) =>
-        request<IntakeResult>({ method: 'POST', path: `/flows/${segment(flowId)}/sources/${segment(sourceId)}/submit`, body: lead, headers: intakeHeaders(intake) }),
+        request<IntakeResult>({ method: 'POST', path: intakePath(flowId, sourceId, 'submit'), body: lead, headers: intakeHeaders(intake) }),
       ping: (flowId: string, sourceId: string, lead: Record<string, unknown>, intake: IntakeCallOptions = {}) =>
-        request<IntakeResult>({ method: 'POST', path: `/flows/${segment(flowId)}/sources/${segment(sourceId)}/ping`, body: lead, headers: intakeHeaders(intake) }),
+        request<IntakeResult>({ method: 'POST', path: intakePath(flowId, sourceId, 'ping'), body: lead, headers: intakeHeaders(intake) }),
     },
     events: {
       list: (query: Query = {}) => request<EventRecord[]>({ method: 'GET', path: '/events', query }),

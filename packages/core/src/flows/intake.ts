@@ -67,7 +67,8 @@ function prepare(deps: IntakeDeps, flowId: string, sourceId: string, body: unkno
     const source = compiled.sources.get(sourceId.toLowerCase());
     if (!source) return errAsync(NO_SUCH_POSTING_URL);
     const digest = source.source.posting_secret_sha256;
-    if (source.source.require_posting_secret === true && (digest === undefined || !postingSecretMatches(digest, postingSecret))) return errAsync(POSTING_SECRET_REQUIRED);
+    if (source.source.require_posting_secret === true && (digest === undefined || !postingSecretMatches(digest, postingSecret)))
+      return errAsync(POSTING_SECRET_REQUIRED);
     return deps.storage.accounts.get(flow.account_id).andThen((account) => {
       if (!account) return errAsync(NO_SUCH_POSTING_URL);
       const now = deps.clock.now();

@@ -178,7 +178,8 @@ function postingSecret(r: Reader, v: Record<string, unknown>, path: string, curr
     if (rotate === true) r.problem(`${path}/rotate_posting_secret`, `${path}/rotate_posting_secret needs require_posting_secret true.`);
     return {};
   }
-  if (current?.posting_secret_sha256 !== undefined && rotate !== true) return { require_posting_secret: true, posting_secret_sha256: current.posting_secret_sha256 };
+  if (current?.posting_secret_sha256 !== undefined && rotate !== true)
+    return { require_posting_secret: true, posting_secret_sha256: current.posting_secret_sha256 };
   const generated = newPostingSecret();
   return { require_posting_secret: true, posting_secret: generated.secret, posting_secret_sha256: generated.sha256 };
 }

@@ -134,7 +134,8 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     return result;
   };
 
-  const dispatchRoute = async (request: HttpRequest, requestId: string, url: URL, route: Route, params: Record<string, string>): Promise<Result<Reply, LeadrouteError>> => {
+  type Dispatched = Promise<Result<Reply, LeadrouteError>>;
+  const dispatchRoute = async (request: HttpRequest, requestId: string, url: URL, route: Route, params: Record<string, string>): Dispatched => {
     const fail = (error: LeadrouteError, phase: 'request' | 'handle', mediaType?: string): Result<Reply, LeadrouteError> => {
       const mapped = route.mapError?.(error, { request, params, phase, ...(mediaType === undefined ? {} : { mediaType }) });
       return mapped ? ok(mapped) : err(error);
