@@ -11,7 +11,7 @@ import { openApiDocument } from './openapi';
 import { createRouter } from './router';
 import { coreRoutes } from './routes';
 import { internalProblem, type Problem, problemOf, statusOf } from './status';
-import { createThrottle, DEFAULT_THROTTLE, type ThrottleOptions } from './throttle';
+import { clientKey, createThrottle, DEFAULT_THROTTLE, type ThrottleOptions } from './throttle';
 import type { HttpHandler, HttpRequest, HttpResponse, Reply, Route, RouteContext } from './types';
 
 /** Options of {@link createHttpHandler}. */
@@ -28,7 +28,7 @@ export interface HttpHandlerOptions {
   readonly builtInRoutes?: boolean;
   /**
    * Throttling of failed look-ups on key-less routes (intake, ping, feedback), per client
-   * address (`HttpRequest.remoteAddress`): beyond `failures` answers of 401, 404 or 422 per
+   * address (`HttpRequest.remoteAddress`; IPv6 per /64): beyond `failures` answers of 401, 404 or 422 per
    * `windowMs`, the address is answered 429 with `Retry-After` before any look-up. `false`
    * switches it off (only behind a gateway that does the same).
    * @default DEFAULT_THROTTLE (20 failures per 60000 ms, 10000 addresses remembered)
@@ -126,7 +126,7 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     const { route, params } = found;
     if (route.auth !== 'none' || !throttle) return dispatchRoute(request, requestId, url, route, params);
     // Without an address (a host calling the handler directly) every such request shares one allowance.
-    const address = request.remoteAddress ?? '';
+    const address = clientKey(request.remoteAddress ?? '');
     const wait = throttle.wait(address, clock.now());
     if (wait > 0) return err(errors.tooManyRequests(wait));
     const result = await dispatchRoute(request, requestId, url, route, params);

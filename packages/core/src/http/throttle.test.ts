@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createThrottle } from './throttle';
+import { clientKey, createThrottle } from './throttle';
 
 describe('failed look-up throttle', () => {
   it('#18.3 allows 20 failures a minute per address, then asks to wait until one more fits', () => {
@@ -35,5 +35,16 @@ describe('failed look-up throttle', () => {
     expect(['a', 'b', 'c', 'd'].map((x) => throttle.wait(x, 0) > 0)).toEqual([true, false, true, true]);
     for (let i = 0; i < 10_000; i++) throttle.fail(`x${i}`, 0);
     expect(['c', 'd', 'x9999'].map((x) => throttle.wait(x, 0) > 0)).toEqual([false, false, true]);
+  });
+
+  it('#18.3 counts an IPv6 client by its /64 and an IPv4-mapped address as the IPv4 one', () => {
+    expect(clientKey('203.0.113.9')).toBe('203.0.113.9');
+    expect(clientKey('::ffff:203.0.113.9')).toBe('203.0.113.9');
+    expect(clientKey('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(clientKey('2001:0DB8:0001:0002:bbbb:cccc:dddd:eeee')).toBe('2001:db8:1:2::/64');
+    expect(clientKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(clientKey('::1')).toBe('0:0:0:0::/64');
+    expect(clientKey('2001:db8:1:3::1')).not.toBe(clientKey('2001:db8:1:2::1'));
+    expect(clientKey('fe80::1%eth0')).toBe('fe80::1%eth0');
   });
 });

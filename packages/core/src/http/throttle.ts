@@ -1,3 +1,5 @@
+import { isIPv4, isIPv6 } from 'node:net';
+
 /** Options of the failed-look-up throttle of key-less routes. */
 export interface ThrottleOptions {
   /**
@@ -63,4 +65,26 @@ export function createThrottle(options: ThrottleOptions): Throttle {
       if (drainedAt.size > maxClients) drainedAt.delete(drainedAt.keys().next().value as string);
     },
   };
+}
+
+/**
+ * What one client is counted as: an IPv4 address (also when written IPv4-mapped, `::ffff:a.b.c.d`),
+ * or the /64 network of an IPv6 address, since one host is routinely given a whole /64 and
+ * could otherwise try from 2^64 addresses. The WHATWG URL parser puts IPv6 in canonical form.
+ */
+export function clientKey(address: string): string {
+  if (!isIPv6(address)) return address;
+  const mapped = address.toLowerCase().startsWith('::ffff:') ? address.slice(7) : undefined;
+  if (mapped !== undefined && isIPv4(mapped)) return mapped;
+  let canonical: string;
+  try {
+    canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return address; // a zone index (fe80::1%eth0): link-local, counted as written
+  }
+  const [head = '', tail] = canonical.split('::');
+  const front = head === '' ? [] : head.split(':');
+  const back = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups = tail === undefined ? front : [...front, ...Array<string>(8 - front.length - back.length).fill('0'), ...back];
+  return `${groups.slice(0, 4).join(':')}::/64`;
 }
