@@ -39,6 +39,7 @@ export function expressCertificateRouter(service: LeadService, options?: Certifi
 
 function middleware(handle: HttpHandler): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    handle({ method: req.method, url: req.url, headers: req.headers, body: req }).then((response) => send(res, response), next);
+    const remoteAddress = req.ip === undefined ? {} : { remoteAddress: req.ip };
+    handle({ method: req.method, url: req.url, headers: req.headers, body: req, ...remoteAddress }).then((response) => send(res, response), next);
   };
 }

@@ -39,7 +39,7 @@ export const leadroute: FastifyPluginAsync<LeadroutePluginOptions> = async (app,
     const url = request.url.startsWith(prefix) ? request.url.slice(prefix.length) || '/' : request.url;
     const type = contentTypes.get(request);
     const headers = type === undefined ? request.headers : { ...request.headers, 'content-type': type };
-    const response = await handle({ method: request.method, url, headers, body: request.raw });
+    const response = await handle({ method: request.method, url, headers, body: request.raw, remoteAddress: request.ip });
     return reply.code(response.status).headers(response.headers).send(response.body ?? '');
   });
 };

@@ -58,6 +58,17 @@ function search(query: Query | undefined): string {
 
 const segment = (value: string): string => encodeURIComponent(value);
 
+/** Options of `leads.submit` and `leads.ping`. */
+export interface IntakeCallOptions {
+  /** The source's posting secret, sent as `X-Posting-Secret`, for a source that requires one. */
+  readonly postingSecret?: string;
+}
+
+const intakePath = (flowId: string, sourceId: string, kind: 'submit' | 'ping'): string => `/flows/${segment(flowId)}/sources/${segment(sourceId)}/${kind}`;
+
+const intakeHeaders = (intake: IntakeCallOptions): Record<string, string> =>
+  intake.postingSecret === undefined ? {} : { 'x-posting-secret': intake.postingSecret };
+
 /**
  * A typed client for the whole Leadroute API. Every method answers a neverthrow
  * `ResultAsync`: the parsed body, or a {@link ClientError}; nothing throws.
@@ -140,10 +151,10 @@ export function createClient(options: ClientOptions) {
       update: (id: string, body: Record<string, unknown>) => request<Flow>({ method: 'PUT', path: `/flows/${segment(id)}`, body }),
     },
     leads: {
-      submit: (flowId: string, sourceId: string, lead: Record<string, unknown>) =>
-        request<IntakeResult>({ method: 'POST', path: `/flows/${segment(flowId)}/sources/${segment(sourceId)}/submit`, body: lead }),
-      ping: (flowId: string, sourceId: string, lead: Record<string, unknown>) =>
-        request<IntakeResult>({ method: 'POST', path: `/flows/${segment(flowId)}/sources/${segment(sourceId)}/ping`, body: lead }),
+      submit: (flowId: string, sourceId: string, lead: Record<string, unknown>, intake: IntakeCallOptions = {}) =>
+        request<IntakeResult>({ method: 'POST', path: intakePath(flowId, sourceId, 'submit'), body: lead, headers: intakeHeaders(intake) }),
+      ping: (flowId: string, sourceId: string, lead: Record<string, unknown>, intake: IntakeCallOptions = {}) =>
+        request<IntakeResult>({ method: 'POST', path: intakePath(flowId, sourceId, 'ping'), body: lead, headers: intakeHeaders(intake) }),
     },
     events: {
       list: (query: Query = {}) => request<EventRecord[]>({ method: 'GET', path: '/events', query }),

@@ -21,6 +21,8 @@ export type LeadrouteError =
   | { readonly type: 'PayloadTooLarge'; readonly message: string; readonly limit: number }
   | { readonly type: 'UnsupportedMediaType'; readonly message: string }
   | { readonly type: 'Validation'; readonly message: string; readonly issues: readonly Issue[] }
+  /** Too many failed look-ups from one client address; `retryAfter` is in whole seconds. */
+  | { readonly type: 'TooManyRequests'; readonly message: string; readonly retryAfter: number }
   | { readonly type: 'StorageFailure'; readonly message: string; readonly cause?: unknown }
   | { readonly type: 'UpstreamFailure'; readonly message: string; readonly cause?: unknown };
 
@@ -57,6 +59,11 @@ export const errors = {
     type: 'Validation',
     message,
     issues,
+  }),
+  tooManyRequests: (retryAfter: number): LeadrouteError => ({
+    type: 'TooManyRequests',
+    message: `Too many failed requests from this address; retry after ${retryAfter} seconds.`,
+    retryAfter,
   }),
   storageFailure: (message: string, cause?: unknown): LeadrouteError => ({ type: 'StorageFailure', message, cause }),
   upstreamFailure: (message: string, cause?: unknown): LeadrouteError => ({ type: 'UpstreamFailure', message, cause }),

@@ -12,6 +12,7 @@ import type { CompiledSource } from './compile';
 import { type IntakeDeps, type LeadRun, timings } from './context';
 import { logStep, runFilter, runRecipient, type StepResult } from './step';
 import type { PingLimit } from './types';
+import { postingSecretMatches } from './posting-secret';
 import { limitWindow } from './windows';
 
 /** What a source is answered after a submit or a ping (like a feedback result). */
@@ -27,6 +28,8 @@ export interface IntakeResult {
 export interface IntakeOptions {
   /** The HTTP request as received, recorded on the source event. */
   readonly request?: RecordedRequest;
+  /** The posting secret the source presented; checked when the source requires one. */
+  readonly postingSecret?: string;
 }
 
 /** The `leads` sub-API: intake of leads into flows. */
@@ -42,17 +45,32 @@ interface Prepared {
   readonly source: CompiledSource;
 }
 
-function prepare(deps: IntakeDeps, flowId: string, sourceId: string, body: unknown): ResultAsync<Prepared, LeadrouteError> {
-  if (!isId(flowId)) return errAsync(errors.notFound('flow', flowId));
-  if (!isId(sourceId)) return errAsync(errors.notFound('source', sourceId));
+/**
+ * The one answer for a posting URL that leads nowhere: an unknown flow, another account's,
+ * a source not (or no longer) on the flow, an ID of another kind. Telling them apart would
+ * let a caller walk IDs until one answers differently.
+ */
+export const NO_SUCH_POSTING_URL: LeadrouteError = { type: 'NotFound', message: 'No such posting URL.' };
+
+/** The answer when a source requires its posting secret and the request lacks it or gives another. */
+export const POSTING_SECRET_REQUIRED: LeadrouteError = errors.unauthorized(
+  'This source requires its posting secret: send it in the X-Posting-Secret header or as the HTTP Basic password.',
+);
+
+function prepare(deps: IntakeDeps, flowId: string, sourceId: string, body: unknown, postingSecret: string | undefined): ResultAsync<Prepared, LeadrouteError> {
+  // The body is checked first: its answer must not depend on whether the IDs exist.
   if (body !== undefined && !isRecord(body)) return errAsync(errors.validation([{ path: '', message: 'A lead must be an object of fields.' }]));
+  if (!isId(flowId) || !isId(sourceId)) return errAsync(NO_SUCH_POSTING_URL);
   return deps.storage.flows.get(flowId.toLowerCase()).andThen((flow) => {
-    if (!flow) return errAsync(errors.notFound('flow', flowId));
+    if (!flow) return errAsync(NO_SUCH_POSTING_URL);
     const compiled = deps.compile(flow);
     const source = compiled.sources.get(sourceId.toLowerCase());
-    if (!source) return errAsync(errors.notFound('source on this flow', sourceId));
+    if (!source) return errAsync(NO_SUCH_POSTING_URL);
+    const digest = source.source.posting_secret_sha256;
+    if (source.source.require_posting_secret === true && (digest === undefined || !postingSecretMatches(digest, postingSecret)))
+      return errAsync(POSTING_SECRET_REQUIRED);
     return deps.storage.accounts.get(flow.account_id).andThen((account) => {
-      if (!account) return errAsync(errors.notFound('flow', flowId));
+      if (!account) return errAsync(NO_SUCH_POSTING_URL);
       const now = deps.clock.now();
       const env = { now, timeZone: account.time_zone };
       const raw = (body ?? {}) as Record<string, unknown>;
@@ -147,7 +165,7 @@ function checkPingLimits(deps: IntakeDeps, limits: readonly PingLimit[], now: nu
 export function createLeadsApi(deps: IntakeDeps): LeadsApi {
   return {
     submit(flowId, sourceId, body, options = {}) {
-      return prepare(deps, flowId, sourceId, body).andThen(({ run, source }) => {
+      return prepare(deps, flowId, sourceId, body, options.postingSecret).andThen(({ run, source }) => {
         const sourceEventId = newId(run.submittedAt);
         const finish = (outcome: Outcome, reason: string, steps: number, revenue: number, extra: Partial<StoredEvent> = {}) => {
           const price = source.pricing ? run.purchasePrice : revenue;
@@ -190,7 +208,7 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
     },
 
     ping(flowId, sourceId, body, options = {}) {
-      return prepare(deps, flowId, sourceId, body).andThen(({ run, source }) => {
+      return prepare(deps, flowId, sourceId, body, options.postingSecret).andThen(({ run, source }) => {
         const flowLimits = run.compiled.flow.ping_limits ?? [];
         const sourceLimits = source.source.ping_limits ?? [];
         const id = newId(run.submittedAt);

@@ -9,6 +9,7 @@ import type { Storage } from '../ports/storage';
 import { keepSecrets, withoutSecrets } from '../firehose/secrets';
 import { isoTime } from '../time';
 import { isRecord } from '../validation';
+import { sealPostingSecrets, showPostingSecrets } from './posting-secret';
 import type { Flow, FlowConfig, FlowRecord } from './types';
 import { validateFlow } from './validate';
 
@@ -34,8 +35,9 @@ export interface FlowWriteConditions {
 }
 
 export function toFlow(record: FlowRecord): Flow {
-  const { account_id: _account, ...flow } = record;
-  // An inline firehose connection string is write-only.
+  const { account_id: _account, ...stored } = record;
+  // An inline firehose connection string is write-only; posting secrets show only as required or not.
+  const flow = showPostingSecrets(stored);
   return flow.firehose ? { ...flow, firehose: withoutSecrets(flow.firehose) } : flow;
 }
 
@@ -105,10 +107,11 @@ export function createFlowsApi(deps: { storage: Storage; clock: Clock; entities:
     list: (principal) => storage.flows.listByAccount(principal.account.id).map((flows) => flows.map(toFlow)),
     get: (principal, id) => own(principal, id).map(toFlow),
     create(principal, body) {
-      return validate(principal, body).andThen((config) => {
+      return validate(principal, body).andThen((validated) => {
         const now = clock.now();
+        const { config, revealed } = sealPostingSecrets(validated);
         const record: FlowRecord = { ...config, id: newId(now) as Id, account_id: principal.account.id, version: 1, created_at: isoTime(now), updated_at: isoTime(now) };
-        return storage.flows.insert(record).map(() => toFlow(record));
+        return storage.flows.insert(record).map(() => showPostingSecrets(toFlow(record), revealed));
       });
     },
     update(principal, id, body, conditions = {}) {
@@ -128,7 +131,8 @@ export function createFlowsApi(deps: { storage: Storage; clock: Clock; entities:
           return errAsync(errors.preconditionFailed(`If-Match names none of the flow's current version ${current.version}.`, current.version));
         if (claimed !== undefined && claimed !== current.version)
           return errAsync(errors.conflict(`The body is version ${claimed as number} of the flow; it is at version ${current.version}.`, current.version));
-        return validate(principal, keepSecrets(body, current.firehose), current).andThen((config) => {
+        return validate(principal, keepSecrets(body, current.firehose), current).andThen((validated) => {
+          const { config, revealed } = sealPostingSecrets(validated);
           const record: FlowRecord = { ...config, id: current.id, account_id: current.account_id, version: current.version + 1, created_at: current.created_at, updated_at: isoTime(clock.now()) };
           // The store writes only while the flow is still at the version checked above, so of two
           // writers from one version exactly one gets through; the other learns the version now.
@@ -137,7 +141,7 @@ export function createFlowsApi(deps: { storage: Storage; clock: Clock; entities:
             .orElse((e) =>
               e.type === 'Conflict' ? storage.flows.get(current.id).andThen((now) => errAsync(stale(now?.version ?? current.version + 1))) : errAsync(e),
             )
-            .map(() => toFlow(record));
+            .map(() => showPostingSecrets(toFlow(record), revealed));
         });
       });
     },

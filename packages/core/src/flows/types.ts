@@ -60,6 +60,20 @@ export interface FlowSource {
   readonly pricing?: Pricing;
   /** Whether feedback is forwarded to this source. */
   readonly feedback?: FeedbackConfig;
+  /**
+   * Whether the source must send its posting secret with every submit and ping
+   * (`X-Posting-Secret` header, or the password of HTTP Basic). Setting it generates the
+   * secret; a PUT that leaves it out keeps the current setting, `false` removes it.
+   * @default false
+   */
+  readonly require_posting_secret?: boolean;
+  /**
+   * The posting secret in plaintext: only in the answer to the POST or PUT that generated
+   * it (`require_posting_secret` newly true, or `rotate_posting_secret: true`), never again.
+   */
+  readonly posting_secret?: string;
+  /** SHA-256 (hex) of the posting secret: what is stored and compared. Never shown. */
+  readonly posting_secret_sha256?: string;
 }
 
 /** A step of a flow: deliver to a recipient, or filter leads out. */

@@ -5,6 +5,7 @@ import { isId, newId, newRuleId } from '../ids';
 import { MODULE_ID_PATTERN } from '../entities/validate';
 import { type FieldDeclaration, isFieldType, type RuleSet, tryCompileTemplate, validateRuleSet } from '../rules';
 import { isTimeZone, isoTime } from '../time';
+import { newPostingSecret } from './posting-secret';
 import { isRecord } from '../validation';
 import type { Cap, DurationUnit, FeedbackConfig, FlowConfig, FlowSource, FlowStep, Mapping, PingLimit, Pricing } from './types';
 
@@ -156,8 +157,31 @@ function source(r: Reader, v: unknown, path: string, current?: FlowSource): Flow
     ...optional('caps', v.caps === undefined ? undefined : caps(r, v.caps, `${path}/caps`)),
     ...optional('pricing', pricing(r, v.pricing, `${path}/pricing`)),
     ...optional('feedback', feedback(r, v.feedback, `${path}/feedback`)),
+    ...postingSecret(r, v, path, current),
   };
   return out;
+}
+
+/**
+ * The posting-secret fields of a source. A body never sets the secret or its digest: the
+ * server generates the secret when it is first required or rotated, and keeps the digest
+ * otherwise; a PUT that leaves `require_posting_secret` out keeps the current setting, so
+ * an older client cannot drop the requirement by not knowing the field.
+ */
+function postingSecret(r: Reader, v: Record<string, unknown>, path: string, current?: FlowSource): Partial<FlowSource> {
+  const given = v.require_posting_secret;
+  if (given !== undefined && typeof given !== 'boolean') r.problem(`${path}/require_posting_secret`, `${path}/require_posting_secret must be true or false.`);
+  const rotate = v.rotate_posting_secret;
+  if (rotate !== undefined && typeof rotate !== 'boolean') r.problem(`${path}/rotate_posting_secret`, `${path}/rotate_posting_secret must be true or false.`);
+  const required = typeof given === 'boolean' ? given : current?.require_posting_secret === true;
+  if (!required) {
+    if (rotate === true) r.problem(`${path}/rotate_posting_secret`, `${path}/rotate_posting_secret needs require_posting_secret true.`);
+    return {};
+  }
+  if (current?.posting_secret_sha256 !== undefined && rotate !== true)
+    return { require_posting_secret: true, posting_secret_sha256: current.posting_secret_sha256 };
+  const generated = newPostingSecret();
+  return { require_posting_secret: true, posting_secret: generated.secret, posting_secret_sha256: generated.sha256 };
 }
 
 function step(r: Reader, v: unknown, path: string, known: readonly FlowStep[]): FlowStep | undefined {

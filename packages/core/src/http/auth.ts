@@ -25,3 +25,21 @@ export function presentedKey(request: HttpRequest): string | undefined {
   if (colon < 0 || decoded.slice(0, colon).toUpperCase() !== BASIC_USER) return undefined;
   return decoded.slice(colon + 1) || undefined;
 }
+
+/** The header a source sends its posting secret in (the alternative is the HTTP Basic password). */
+export const POSTING_SECRET_HEADER = 'x-posting-secret';
+
+/**
+ * The posting secret an intake request presents: the `X-Posting-Secret` header, else the
+ * password of HTTP Basic credentials under any user name (what a vendor's posting form
+ * usually offers as "username/password").
+ */
+export function presentedPostingSecret(request: HttpRequest): string | undefined {
+  const given = header(request, POSTING_SECRET_HEADER);
+  if (given !== undefined) return given.trim() || undefined;
+  const value = header(request, 'authorization');
+  if (!value || value.slice(0, 6).toLowerCase() !== 'basic ') return undefined;
+  const decoded = Buffer.from(value.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? undefined : decoded.slice(colon + 1) || undefined;
+}

@@ -11,7 +11,8 @@ import { openApiDocument } from './openapi';
 import { entityTag } from './preconditions';
 import { createRouter } from './router';
 import { coreRoutes } from './routes';
-import { internalProblem, type Problem, problemOf } from './status';
+import { internalProblem, type Problem, problemOf, statusOf } from './status';
+import { clientKey, createThrottle, DEFAULT_THROTTLE, type ThrottleOptions } from './throttle';
 import type { HttpHandler, HttpRequest, HttpResponse, Reply, Route, RouteContext } from './types';
 
 /** Options of {@link createHttpHandler}. */
@@ -26,9 +27,19 @@ export interface HttpHandlerOptions {
    * @default true
    */
   readonly builtInRoutes?: boolean;
+  /**
+   * Throttling of failed look-ups on key-less routes (intake, ping, feedback), per client
+   * address (`HttpRequest.remoteAddress`; IPv6 per /64): beyond `failures` answers of 401, 404 or 422 per
+   * `windowMs`, the address is answered 429 with `Retry-After` before any look-up. `false`
+   * switches it off (only behind a gateway that does the same).
+   * @default DEFAULT_THROTTLE (20 failures per 60000 ms, 10000 addresses remembered)
+   */
+  readonly throttle?: Partial<ThrottleOptions> | false;
 }
 
 const JSON_TYPE = 'application/json';
+/** Answers of a key-less route that mean a look-up failed: what guessing IDs or posting secrets produces. */
+const FAILED_LOOKUP = new Set([401, 404, 422]);
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /** The request's path and query, or undefined when they cannot be parsed (one parse, not a check and a parse). */
@@ -54,6 +65,7 @@ function errorResponse(error: LeadrouteError): HttpResponse {
   if (error.type === 'MethodNotAllowed') extra.allow = error.allow.join(', ');
   // A stale write learns the version to read again, as the header a retry's If-Match copies.
   if ((error.type === 'Conflict' || error.type === 'PreconditionFailed') && error.current_version !== undefined) extra.etag = entityTag(error.current_version);
+  if (error.type === 'TooManyRequests') extra['retry-after'] = String(error.retryAfter);
   // A refused body may still be arriving: close the connection rather than read it.
   if (error.type === 'PayloadTooLarge') extra.connection = 'close';
   return problemResponse(problemOf(error), extra);
@@ -83,7 +95,8 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     handle: async () => ok({ status: 200, json: (spec ??= openApiDocument([...routes, openapi])) }),
   };
   const match = createRouter([...routes, openapi]);
-  const { logger } = service;
+  const { logger, clock } = service;
+  const throttle = options.throttle === false ? undefined : createThrottle({ ...DEFAULT_THROTTLE, ...options.throttle });
 
   const authenticate = async (request: HttpRequest, route: Route): Promise<Result<Principal | undefined, LeadrouteError>> => {
     if (route.auth === 'none') return ok(undefined);
@@ -114,6 +127,18 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     if (found.kind === 'wrong-method')
       return method === 'OPTIONS' ? ok({ status: 204, empty: true, headers: { allow: found.allow.join(', ') } }) : err(errors.methodNotAllowed(found.allow));
     const { route, params } = found;
+    if (route.auth !== 'none' || !throttle) return dispatchRoute(request, requestId, url, route, params);
+    // Without an address (a host calling the handler directly) every such request shares one allowance.
+    const address = clientKey(request.remoteAddress ?? '');
+    const wait = throttle.wait(address, clock.now());
+    if (wait > 0) return err(errors.tooManyRequests(wait));
+    const result = await dispatchRoute(request, requestId, url, route, params);
+    if (FAILED_LOOKUP.has(result.isOk() ? result.value.status : statusOf(result.error))) throttle.fail(address, clock.now());
+    return result;
+  };
+
+  type Dispatched = Promise<Result<Reply, LeadrouteError>>;
+  const dispatchRoute = async (request: HttpRequest, requestId: string, url: URL, route: Route, params: Record<string, string>): Dispatched => {
     const fail = (error: LeadrouteError, phase: 'request' | 'handle', mediaType?: string): Result<Reply, LeadrouteError> => {
       const mapped = route.mapError?.(error, { request, params, phase, ...(mediaType === undefined ? {} : { mediaType }) });
       return mapped ? ok(mapped) : err(error);

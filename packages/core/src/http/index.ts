@@ -2,6 +2,7 @@ export { AUTHENTICATE_CHALLENGE, BASIC_USER, presentedKey } from './auth';
 export { BODY_MEDIA_TYPES, type BodyFormat, type BodyLimits, DEFAULT_BODY_LIMITS, parseBody, readBody } from './body';
 export { type CertificateHandlerOptions, certificateRoutes, createCertificateHandler } from './certificate-handler';
 export { createHttpHandler, type HttpHandlerOptions } from './handler';
+export { DEFAULT_THROTTLE, type ThrottleOptions } from './throttle';
 export { header } from './headers';
 export { json, JSON_OR_XML, negotiated } from './reply';
 export { type OpenApiDocument, openApiDocument } from './openapi';

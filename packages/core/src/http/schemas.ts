@@ -95,7 +95,23 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       acceptance_criteria: ref('RuleSet'),
       ping_limits: { type: 'array', items: { type: 'object' } },
       firehose: { type: 'object' },
-      sources: { type: 'array', items: { type: 'object', required: ['entity_id'], properties: { entity_id: id, acceptance_criteria: ref('RuleSet') } } },
+      sources: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['entity_id'],
+          properties: {
+            entity_id: id,
+            acceptance_criteria: ref('RuleSet'),
+            require_posting_secret: {
+              type: 'boolean',
+              description: 'Submits and pings must carry the posting secret (X-Posting-Secret or HTTP Basic password). Left out of a PUT: unchanged.',
+            },
+            rotate_posting_secret: { type: 'boolean', writeOnly: true, description: 'Replace the posting secret with a new one.' },
+            posting_secret: { type: 'string', readOnly: true, description: 'Only in the answer that generated it; never shown again.' },
+          },
+        },
+      },
       steps: {
         type: 'array',
         items: {

@@ -15,6 +15,7 @@ export function statusOf(error: LeadrouteError): number {
     .with({ type: 'PayloadTooLarge' }, () => 413)
     .with({ type: 'UnsupportedMediaType' }, () => 415)
     .with({ type: 'Validation' }, () => 422)
+    .with({ type: 'TooManyRequests' }, () => 429)
     .with({ type: 'UpstreamFailure' }, () => 502)
     .with({ type: 'StorageFailure' }, () => 503)
     .exhaustive();
@@ -32,6 +33,7 @@ const TITLES: Record<number, string> = {
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',

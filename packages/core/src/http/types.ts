@@ -11,6 +11,11 @@ export interface HttpRequest {
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
   /** The raw body: a Node request stream, or bytes already read. Never a parsed object. */
   readonly body?: AsyncIterable<Uint8Array> | Uint8Array | string;
+  /**
+   * The client's address as the framework sees it (after its trusted-proxy rules): key-less
+   * routes count failed look-ups per address. Requests without one share a single allowance.
+   */
+  readonly remoteAddress?: string;
 }
 
 /** What the bindings write back. */

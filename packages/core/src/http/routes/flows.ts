@@ -1,6 +1,7 @@
 import type { Flow } from '../../flows/types';
 import type { RecordedRequest } from '../../ports/integrations';
 import type { LeadService } from '../../service';
+import { POSTING_SECRET_HEADER, presentedPostingSecret } from '../auth';
 import { json, JSON_OR_XML, negotiated } from '../reply';
 import { schemaRef } from '../schemas';
 import { entityTag, writeConditions } from '../preconditions';
@@ -13,7 +14,8 @@ function recorded(c: RouteContext, now: number): RecordedRequest {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(c.request.headers)) {
     // Credentials never reach an event.
-    if (value === undefined || name === 'authorization' || name === 'cookie') continue;
+    const lower = name.toLowerCase();
+    if (value === undefined || lower === 'authorization' || lower === 'cookie' || lower === POSTING_SECRET_HEADER) continue;
     headers[name] = typeof value === 'string' ? value : value.join(', ');
   }
   const body = c.body === undefined ? '' : JSON.stringify(c.body);
@@ -36,9 +38,20 @@ export function flowRoutes(service: LeadService): Route[] {
     readsBody: true,
     produces: JSON_OR_XML,
     summary: kind === 'submit' ? 'Submit a lead to a flow from a source' : 'Ping: price a lead without delivering it',
-    doc: { body: { type: 'object', description: 'Lead fields.' }, response: schemaRef('IntakeResult') },
-    handle: (c) =>
-      leads[kind](c.params.flow_id ?? '', c.params.source_id ?? '', c.body, { request: recorded(c, clock.now()) }).map(negotiated(c.mediaType, 201, 'result')),
+    doc: {
+      body: { type: 'object', description: 'Lead fields.' },
+      response: schemaRef('IntakeResult'),
+      errors: {
+        401: 'The source requires its posting secret (X-Posting-Secret header or HTTP Basic password) and it is missing or wrong.',
+        404: 'No such posting URL: the same answer for an unknown flow, another account\'s flow and a source not on the flow.',
+        422: 'The lead is not an object of fields.',
+      },
+    },
+    handle: (c) => {
+      const postingSecret = presentedPostingSecret(c.request);
+      const options = { request: recorded(c, clock.now()), ...(postingSecret === undefined ? {} : { postingSecret }) };
+      return leads[kind](c.params.flow_id ?? '', c.params.source_id ?? '', c.body, options).map(negotiated(c.mediaType, 201, 'result'));
+    },
   });
   return [
     { method: 'GET', path: '/flows', auth: 'key', summary: "List the account's flows", doc: { response: { type: 'array', items: schemaRef('Flow') } }, handle: (c) => flows.list(c.principal).map(json(200)) },
