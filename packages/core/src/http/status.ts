@@ -16,6 +16,7 @@ export function statusOf(error: LeadrouteError): number {
     .with({ type: 'Validation' }, () => 422)
     .with({ type: 'UpstreamFailure' }, () => 502)
     .with({ type: 'StorageFailure' }, () => 503)
+    .with({ type: 'StorageUnavailable' }, () => 503)
     .exhaustive();
 }
 
