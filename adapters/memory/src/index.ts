@@ -4,6 +4,7 @@ import { certificateStore } from './certificate-store';
 import { eventStore } from './event-store';
 import { exportStore } from './export-store';
 import { counterStore, credentialStore, flowStore, leadStore } from './flow-stores';
+import { idempotencyStore } from './idempotency-store';
 import { jobStore } from './job-store';
 import { rollupStore } from './rollup-store';
 import { memorySearchIndex } from './search-index';
@@ -47,5 +48,6 @@ export function memoryStorage(): MemoryStorage {
     alerts: alertStore(tables.alerts),
     exports: exportStore(tables.exports),
     jobs: jobStore(tables.jobs),
+    idempotency: idempotencyStore(),
   };
 }

@@ -12,6 +12,7 @@ import { entityStore } from './stores/entities';
 import { eventStore } from './stores/events';
 import { exportStore } from './stores/exports';
 import { flowStore } from './stores/flows';
+import { idempotencyStore } from './stores/idempotency';
 import { jobStore } from './stores/jobs';
 import { leadStore } from './stores/leads';
 import { rollupStore } from './stores/rollups';
@@ -63,6 +64,7 @@ export function mongoStorage(options: MongoStorageOptions): MongoStorage {
     spool: mongoSpool(options),
     certificates: certificateStore(collections),
     alerts: alertStore(collections),
+    idempotency: idempotencyStore(options),
     ensureIndexes: () => ensureIndexes(options),
   };
 }

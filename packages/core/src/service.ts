@@ -118,6 +118,7 @@ const REQUIRED_STORES: Record<keyof Storage, readonly string[]> = {
   certificates: ['insert', 'get', 'findByPingToken', 'claim'],
   exports: ['insert', 'get', 'list', 'update', 'addDownload'],
   jobs: ['enqueue', 'claim', 'extend', 'complete', 'fail', 'get'],
+  idempotency: ['claim', 'complete', 'release', 'purgeExpired'],
   alerts: ['put', 'get', 'listActive', 'accountsWithActive', 'addActivity', 'activity', 'getSettings', 'setSettings', 'markSourceSeen', 'tryLease', 'releaseLease'],
 };
 

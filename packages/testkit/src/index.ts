@@ -16,6 +16,7 @@ import { counterStoreSuite, leadStoreSuite } from './suites/leads';
 import { rollupStoreSuite } from './suites/rollups';
 import { searchIndexSuite } from './suites/search';
 import { exportStoreSuite } from './suites/exports';
+import { idempotencyStoreSuite } from './suites/idempotency';
 import { jobStoreSuite } from './suites/jobs';
 import type { Suite } from './harness';
 
@@ -26,6 +27,7 @@ export { rollupStoreSuite } from './suites/rollups';
 export { aSearchDocument, searchIndexSuite } from './suites/search';
 export { anExport, exportStoreSuite } from './suites/exports';
 export { jobStoreSuite } from './suites/jobs';
+export { idempotencyStoreSuite } from './suites/idempotency';
 export { aCertificate, certificateStoreSuite } from './suites/certificates';
 export { fileStoreCases, type FileStoreHarness, runFileStoreSuite } from './suites/files';
 
@@ -45,6 +47,7 @@ export const storageSuites: readonly Suite[] = [
   exportStoreSuite,
   jobStoreSuite,
   certificateStoreSuite,
+  idempotencyStoreSuite,
 ];
 export { createTestService, type ManualClock, manualClock, type TestService } from './flows';
 export { spoolSuite } from './spool-suite';

@@ -7,6 +7,7 @@ import type { AliasStore, EntityStore } from './entities';
 import type { EventStore } from './events';
 import type { ExportStore } from './exports';
 import type { FlowStore } from './flows';
+import type { IdempotencyStore } from './idempotency';
 import type { JobStore } from './jobs';
 import type { LeadStore } from './leads';
 import type { RollupStore } from './rollups';
@@ -38,4 +39,6 @@ export interface Storage {
   readonly certificates: CertificateStore;
   /** Alerts, their timelines, alert settings overrides and the detector's lease. */
   readonly alerts: AlertStore;
+  /** Idempotency keys of lead intake, kept 24 hours. */
+  readonly idempotency: IdempotencyStore;
 }

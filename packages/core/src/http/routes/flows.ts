@@ -1,5 +1,7 @@
+import { idempotentSubmit } from '../../flows/idempotency';
 import type { RecordedRequest } from '../../ports/integrations';
 import type { LeadService } from '../../service';
+import { header } from '../headers';
 import { json, JSON_OR_XML, negotiated } from '../reply';
 import { schemaRef } from '../schemas';
 import type { Route, RouteContext } from '../types';
@@ -21,6 +23,13 @@ function recorded(c: RouteContext, now: number): RecordedRequest {
 /** Flow configuration and lead intake. */
 export function flowRoutes(service: LeadService): Route[] {
   const { flows, leads, clock } = service;
+  const submitOnce = idempotentSubmit({ storage: service.storage, clock, logger: service.logger, submit: leads.submit });
+  /** Submit with an Idempotency-Key: the first answer is stored and replayed to retries (flows/idempotency.ts). */
+  const idempotent = (c: RouteContext, key: string) =>
+    submitOnce(c.params.flow_id ?? '', c.params.source_id ?? '', c.body, key, { request: recorded(c, clock.now()) }).map((answer) => {
+      const reply = negotiated(c.mediaType, answer.status, 'result')(answer.body);
+      return answer.replayed ? { ...reply, headers: { 'idempotent-replayed': 'true' } } : reply;
+    });
   const intake = (kind: 'submit' | 'ping'): Route => ({
     method: 'POST',
     path: `/flows/:flow_id/sources/:source_id/${kind}`,
@@ -29,9 +38,18 @@ export function flowRoutes(service: LeadService): Route[] {
     readsBody: true,
     produces: JSON_OR_XML,
     summary: kind === 'submit' ? 'Submit a lead to a flow from a source' : 'Ping: price a lead without delivering it',
-    doc: { body: { type: 'object', description: 'Lead fields.' }, response: schemaRef('IntakeResult') },
-    handle: (c) =>
-      leads[kind](c.params.flow_id ?? '', c.params.source_id ?? '', c.body, { request: recorded(c, clock.now()) }).map(negotiated(c.mediaType, 201, 'result')),
+    doc: {
+      body: { type: 'object', description: 'Lead fields.' },
+      response: schemaRef('IntakeResult'),
+      ...(kind === 'submit'
+        ? { errors: { 409: 'A request with the same Idempotency-Key is still in flight.', 422: 'The Idempotency-Key was used with a different body.' } }
+        : {}),
+    },
+    handle: (c) => {
+      const key = kind === 'submit' ? header(c.request, 'idempotency-key') : undefined;
+      if (key !== undefined) return idempotent(c, key);
+      return leads[kind](c.params.flow_id ?? '', c.params.source_id ?? '', c.body, { request: recorded(c, clock.now()) }).map(negotiated(c.mediaType, 201, 'result'));
+    },
   });
   return [
     { method: 'GET', path: '/flows', auth: 'key', summary: "List the account's flows", doc: { response: { type: 'array', items: schemaRef('Flow') } }, handle: (c) => flows.list(c.principal).map(json(200)) },
