@@ -20,6 +20,7 @@ const consoleLogger: Pick<Logger, 'warn'> = {
 };
 
 const listening = new WeakSet<Pool>();
+const listeningClients = new WeakSet<PoolClient>();
 
 /** Where pg reads a client's read timeout on every query; not in its types. */
 type WithParameters = { connectionParameters?: { query_timeout?: number | false } };
@@ -27,9 +28,9 @@ type WithParameters = { connectionParameters?: { query_timeout?: number | false 
 /**
  * Makes a host's pool safe to lean on when the database fails:
  *
- * - an `error` listener, so an idle connection dropped by a restarting server is logged
- *   and replaced instead of crashing the process (pg emits `error` on the pool, and an
- *   EventEmitter without a listener throws);
+ * - an `error` listener on the pool and on every client it lends, so a connection dropped
+ *   by a stopping server (idle, or lent between two queries) is logged and replaced
+ *   instead of crashing the process (an EventEmitter without an `error` listener throws);
  * - an acquire timeout (`connectionTimeoutMillis`), so a request waiting for a
  *   connection to a stopped or frozen server fails instead of queueing forever;
  * - a statement timeout on both sides: `statement_timeout` (the server cancels a slow
@@ -45,8 +46,15 @@ export function guardPool(pool: Pool, options: PoolGuardOptions = {}): Queryable
   if (!listening.has(pool)) {
     listening.add(pool);
     pool.on('error', (error) => logger.warn({ err: error }, '[leadroute] [postgres] an idle connection failed; the pool opens a new one when needed.'));
-    // Clients opened before the first call (by migrate(), say) were configured without the read timeout; give it to them when lent.
     pool.on('acquire', (client: PoolClient) => {
+      // pg-pool listens on a client only while it is idle. A lent client that the server drops between two of its
+      // queries (a fast shutdown's 57P01 arriving with the last answer) emits `error` too: without a listener, a crash.
+      // Its holder learns of it anyway, as the failure of its next query; here it is only logged.
+      if (!listeningClients.has(client)) {
+        listeningClients.add(client);
+        client.on('error', (error) => logger.warn({ err: error }, '[leadroute] [postgres] a connection in use failed; its statement fails and it is discarded.'));
+      }
+      // Clients opened before the first call (by migrate(), say) were configured without the read timeout; give it to them when lent.
       const parameters = (client as unknown as WithParameters).connectionParameters;
       if (parameters && !parameters.query_timeout) parameters.query_timeout = pool.options.query_timeout ?? false;
     });
