@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { applyMigrations } from './migrate';
 import { guardPool } from './pool';
 import { isUnavailable, query, toStoreError } from './query';
 import { DATABASE_URL, databaseAvailable } from './test-support';
@@ -62,5 +63,18 @@ describe.skipIf(!available)('#18.11 guardPool on the shared server', () => {
     expect(pool.listenerCount('error')).toBe(1);
     guardPool(pool);
     expect(pool.listenerCount('error'), 'one listener however many storages share the pool').toBe(1);
+  });
+
+  it('#18.11 migrate() on a guarded pool is exempt from the statement timeout', async () => {
+    const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
+    pools.push(pool);
+    guardPool(pool, { statementTimeoutMs: 200, logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    const schema = `guarded_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+    try {
+      const slow = [{ version: 1, name: 'slow', up: (s: string) => `SELECT pg_sleep(0.6); CREATE TABLE ${s}.t (id int)` }];
+      expect((await applyMigrations(pool, slow, schema))._unsafeUnwrap()).toMatchObject({ applied: [1] });
+    } finally {
+      await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    }
   });
 });
