@@ -27,7 +27,11 @@ describe.each(BINDINGS)('Idempotency-Key on submit through %s', (name) => {
   let flowId: string;
   let sourceId: string;
   const submit = (lead: Record<string, unknown>, key?: string, headers: Record<string, string> = {}) =>
-    call(binding.url, { path: `/flows/${flowId}/sources/${sourceId}/submit`, json: lead, headers: { ...headers, ...(key === undefined ? {} : { 'idempotency-key': key }) } });
+    call(binding.url, {
+      path: `/flows/${flowId}/sources/${sourceId}/submit`,
+      json: lead,
+      headers: { ...headers, ...(key === undefined ? {} : { 'idempotency-key': key }) },
+    });
   const storedLeads = (email: string) => [...storage.tables.leads.values()].filter((l) => l.fields.email === email).length;
 
   beforeAll(async () => {

@@ -74,7 +74,9 @@ run('PostgreSQL stopped and frozen under load (#18.10, #18.11)', () => {
   const expectAcknowledgedWhole = async () => {
     const ids = [...acknowledged.keys()];
     const { rows } = await pool.query<{ id: string; email: string; event: string | null }>(
-      `SELECT l.id, l.fields->>'email' AS email, e.id AS event FROM leads l LEFT JOIN events e ON e.id = l.latest_event_id AND e.lead_id = l.id WHERE l.id = ANY($1)`,
+      `SELECT l.id, l.fields->>'email' AS email, e.id AS event
+         FROM leads l LEFT JOIN events e ON e.id = l.latest_event_id AND e.lead_id = l.id
+        WHERE l.id = ANY($1)`,
       [ids],
     );
     expect(rows.length, 'every acknowledged lead is stored').toBe(ids.length);
@@ -178,7 +180,8 @@ run('PostgreSQL stopped and frozen under load (#18.10, #18.11)', () => {
     expect(again.body).toEqual(b.body);
 
     const counts = await pool.query<{ email: string; n: number }>(
-      `SELECT fields->>'email' AS email, count(*)::int AS n FROM leads WHERE fields->>'email' IN ('keyed-a@example.com', 'keyed-b@example.com') GROUP BY 1 ORDER BY 1`,
+      `SELECT fields->>'email' AS email, count(*)::int AS n FROM leads
+        WHERE fields->>'email' IN ('keyed-a@example.com', 'keyed-b@example.com') GROUP BY 1 ORDER BY 1`,
     );
     expect(counts.rows).toEqual([
       { email: 'keyed-a@example.com', n: 1 },

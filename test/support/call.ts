@@ -30,7 +30,8 @@ export async function call(baseUrl: string, c: Call): Promise<Answer> {
     body = JSON.stringify(c.json);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(baseUrl + c.path, { method: c.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, ...(c.signal ? { signal: c.signal } : {}) });
+  const method = c.method ?? (body === undefined ? 'GET' : 'POST');
+  const res = await fetch(baseUrl + c.path, { method, headers, body, ...(c.signal ? { signal: c.signal } : {}) });
   const text = await res.text();
   let parsed: unknown;
   try {

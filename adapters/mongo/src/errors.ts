@@ -17,7 +17,13 @@ function indexName(error: unknown): string | undefined {
 }
 
 /** The driver's error classes for a server it cannot reach, lost, or that did not answer in time. */
-const UNAVAILABLE = new Set(['MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoServerSelectionError', 'MongoTopologyClosedError', 'MongoOperationTimeoutError']);
+const UNAVAILABLE = new Set([
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoServerSelectionError',
+  'MongoTopologyClosedError',
+  'MongoOperationTimeoutError',
+]);
 
 /**
  * Turns whatever the driver threw into the port's error, keeping the original as

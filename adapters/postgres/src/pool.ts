@@ -52,7 +52,9 @@ export function guardPool(pool: Pool, options: PoolGuardOptions = {}): Queryable
       // Its holder learns of it anyway, as the failure of its next query; here it is only logged.
       if (!listeningClients.has(client)) {
         listeningClients.add(client);
-        client.on('error', (error) => logger.warn({ err: error }, '[leadroute] [postgres] a connection in use failed; its statement fails and it is discarded.'));
+        client.on('error', (error) =>
+          logger.warn({ err: error }, '[leadroute] [postgres] a connection in use failed; its statement fails and it is discarded.'),
+        );
       }
       // Clients opened before the first call (by migrate(), say) were configured without the read timeout; give it to them when lent.
       const parameters = (client as unknown as WithParameters).connectionParameters;
@@ -67,6 +69,7 @@ export function guardPool(pool: Pool, options: PoolGuardOptions = {}): Queryable
   if (options.statementTimeoutMs !== undefined || !settings.statement_timeout) settings.statement_timeout = statement;
   return {
     // pg takes a per-query read timeout in the query config, though its types do not list it.
-    query: ((text: string, values?: unknown[]) => pool.query({ text, ...(values ? { values } : {}), query_timeout: statement } as QueryConfig)) as Queryable['query'],
+    query: ((text: string, values?: unknown[]) =>
+      pool.query({ text, ...(values ? { values } : {}), query_timeout: statement } as QueryConfig)) as Queryable['query'],
   };
 }

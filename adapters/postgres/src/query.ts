@@ -58,7 +58,8 @@ export function isUnavailable(error: unknown): boolean {
  */
 export function toStoreError(what: string, error: unknown): StoreError {
   const detail = error instanceof Error ? error.message || error.name : String(error);
-  if (isUnavailable(error)) return errors.storageUnavailable(`[leadroute] [postgres] ${what} failed: the database is unavailable (${detail}).`, error) as StoreError;
+  if (isUnavailable(error))
+    return errors.storageUnavailable(`[leadroute] [postgres] ${what} failed: the database is unavailable (${detail}).`, error) as StoreError;
   if (sqlState(error) === UNIQUE_VIOLATION) {
     const constraint = (error as { constraint?: unknown }).constraint;
     const conflict = errors.conflict(

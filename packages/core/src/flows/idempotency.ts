@@ -57,7 +57,7 @@ export function idempotentSubmit(deps: Deps) {
         if (!claimed.claimed) {
           const { record } = claimed;
           if (record.fingerprint !== fingerprint)
-            return errAsync(errors.validation([{ path: '', message: 'This Idempotency-Key was used with a different body.' }], 'Idempotency-Key reused with a different request.'));
+            return errAsync(errors.validation([{ path: '', message: 'This Idempotency-Key was used with a different body.' }], 'Idempotency-Key reused.'));
           if (record.answer === null) return errAsync(errors.conflict('A request with this Idempotency-Key is still being processed; retry later.'));
           return okAsync({ ...record.answer, replayed: true });
         }

@@ -48,7 +48,8 @@ export function flowRoutes(service: LeadService): Route[] {
     handle: (c) => {
       const key = kind === 'submit' ? header(c.request, 'idempotency-key') : undefined;
       if (key !== undefined) return idempotent(c, key);
-      return leads[kind](c.params.flow_id ?? '', c.params.source_id ?? '', c.body, { request: recorded(c, clock.now()) }).map(negotiated(c.mediaType, 201, 'result'));
+      const request = recorded(c, clock.now());
+      return leads[kind](c.params.flow_id ?? '', c.params.source_id ?? '', c.body, { request }).map(negotiated(c.mediaType, 201, 'result'));
     },
   });
   return [
