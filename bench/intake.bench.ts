@@ -61,6 +61,7 @@ async function setUp(storage: Parameters<typeof createLeadService>[0]['storage']
 export async function postgresLeadsPerSecond(first = 0): Promise<number | undefined> {
   let n = first;
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? 'postgres://leadroute:leadroute@127.0.0.1:5432/leadroute_test', max: 10 });
+  pool.on('error', (error) => console.warn('idle PostgreSQL connection failed:', error.message));
   const schema = `bench_${Date.now()}`;
   try {
     (await migrate(pool, { schema }))._unsafeUnwrap();

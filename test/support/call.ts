@@ -9,6 +9,8 @@ export interface Call {
   readonly json?: unknown;
   readonly raw?: string | Uint8Array;
   readonly headers?: Record<string, string>;
+  /** Aborts the request: a client that gives up. */
+  readonly signal?: AbortSignal;
 }
 
 export interface Answer {
@@ -28,7 +30,8 @@ export async function call(baseUrl: string, c: Call): Promise<Answer> {
     body = JSON.stringify(c.json);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(baseUrl + c.path, { method: c.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
+  const method = c.method ?? (body === undefined ? 'GET' : 'POST');
+  const res = await fetch(baseUrl + c.path, { method, headers, body, ...(c.signal ? { signal: c.signal } : {}) });
   const text = await res.text();
   let parsed: unknown;
   try {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,8 +7,13 @@ import { join } from 'node:path';
 /** A throwaway PostgreSQL cluster of this test's own, which it may stop and start at will. */
 export interface PgCluster {
   readonly url: string;
-  stop(): void;
+  /** `pg_ctl stop`: `fast` ends sessions with 57P01 and checkpoints; `immediate` (the default) is a crash. */
+  stop(mode?: 'fast' | 'immediate'): void;
   start(): void;
+  /** SIGSTOP to this cluster's postmaster and every process it forked: the server is there but answers nothing. */
+  freeze(): void;
+  /** SIGCONT to the processes {@link freeze} stopped. */
+  thaw(): void;
   destroy(): void;
 }
 
@@ -44,11 +49,42 @@ export async function createPgCluster(): Promise<PgCluster> {
   asPostgres('initdb', ['-D', data, '-A', 'trust', '-U', 'leadroute', '--no-sync']);
   const start = () => asPostgres('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
   start();
+  // This cluster's processes only: the postmaster named in its own data directory, and its children.
+  const processes = (): number[] => {
+    const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    let children: number[] = [];
+    try {
+      children = execFileSync('pgrep', ['-P', String(postmaster)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+    } catch {
+      // pgrep exits 1 when there are none
+    }
+    return [postmaster, ...children];
+  };
+  let frozen: number[] = [];
   return {
     url: `postgres://leadroute@127.0.0.1:${port}/postgres`,
-    stop: () => asPostgres('pg_ctl', ['-D', data, '-w', '-m', 'immediate', 'stop']),
+    stop: (mode = 'immediate') => asPostgres('pg_ctl', ['-D', data, '-w', '-m', mode, 'stop']),
     start,
+    freeze: () => {
+      // The postmaster first, so it forks no child the list would miss.
+      frozen = processes();
+      for (const pid of frozen) process.kill(pid, 'SIGSTOP');
+      const late = processes().filter((pid) => !frozen.includes(pid));
+      for (const pid of late) process.kill(pid, 'SIGSTOP');
+      frozen.push(...late);
+    },
+    thaw: () => {
+      for (const pid of frozen) {
+        try {
+          process.kill(pid, 'SIGCONT');
+        } catch {
+          // gone meanwhile
+        }
+      }
+      frozen = [];
+    },
     destroy: () => {
+      for (const pid of frozen) process.kill(pid, 'SIGCONT');
       try {
         asPostgres('pg_ctl', ['-D', data, '-w', '-m', 'immediate', 'stop']);
       } catch {

@@ -4,6 +4,7 @@ import { certificateStore } from './certificate-store';
 import { eventStore } from './event-store';
 import { exportStore } from './export-store';
 import { counterStore, credentialStore, flowStore, leadStore } from './flow-stores';
+import { idempotencyStore } from './idempotency-store';
 import { jobStore } from './job-store';
 import { memoryLeadWrites } from './lead-writes';
 import { rollupStore } from './rollup-store';
@@ -53,5 +54,6 @@ export function memoryStorage(): MemoryStorage {
     exports: exportStore(tables.exports),
     jobs: jobStore(tables.jobs),
     leadWrites: memoryLeadWrites(tables, { events, leads, rollups, search }),
+    idempotency: idempotencyStore(),
   };
 }

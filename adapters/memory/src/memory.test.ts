@@ -1,4 +1,4 @@
-import { createLeadService, scriptedRecipient } from '@leadroute/core';
+import { createLeadService, scriptedRecipient, type StoreError } from '@leadroute/core';
 import { type StorageHarness, failingCases, flowStoreSuite, leadWritesSuite, runSuites, storageSuites } from '@leadroute/testkit';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
@@ -75,7 +75,7 @@ describe('the testkit can fail', () => {
       leadWrites: {
         commit: (bundle: Parameters<NonNullable<typeof broken.leadWrites>['commit']>[0]) =>
           bundle.events
-            .reduce((acc, e) => acc.andThen(() => broken.events.insert(e)), okAsync<void, { type: 'Conflict'; message: string } | { type: 'StorageFailure'; message: string }>(undefined))
+            .reduce((acc, e) => acc.andThen(() => broken.events.insert(e)), okAsync<void, StoreError>(undefined))
             .andThen(() => broken.rollups.add(bundle.rollups))
             .andThen(() => (bundle.search ? broken.search.index(bundle.search) : okAsync(undefined)))
             .andThen(() => (bundle.lead ? broken.leads.insert(bundle.lead) : okAsync(undefined))),

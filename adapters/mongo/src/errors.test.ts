@@ -39,15 +39,16 @@ describe('driver errors', () => {
 
 // A real driver with no server behind it: every port answers a StorageFailure value.
 describe('mongo: an unreachable server', () => {
-  it('answers a StorageFailure carrying the driver error when nothing listens', async () => {
+  it('#18.10 answers StorageUnavailable (503, retryable) carrying the driver error when nothing listens', async () => {
     const client = new MongoClient('mongodb://127.0.0.1:1/leadroute_test', { serverSelectionTimeoutMS: 300, connectTimeoutMS: 300 });
     try {
       const storage = mongoStorage({ client });
       const error = (await storage.accounts.get(anAccount().id))._unsafeUnwrapErr();
-      expect(error.type).toBe('StorageFailure');
-      expect(error.message).toMatch(/^\[leadroute\] \[mongo\] get account failed: /);
+      expect(error.type).toBe('StorageUnavailable');
+      expect(error.message).toMatch(/^\[leadroute\] \[mongo\] get account failed: the server is unavailable/);
       expect((error as { cause?: Error }).cause?.name).toBe('MongoServerSelectionError');
-      expect((await storage.ensureIndexes())._unsafeUnwrapErr().type).toBe('StorageFailure');
+      expect((await storage.ensureIndexes())._unsafeUnwrapErr().type).toBe('StorageUnavailable');
+      // The spool port knows only StorageFailure.
       expect((await storage.spool.count())._unsafeUnwrapErr().type).toBe('StorageFailure');
     } finally {
       await client.close();

@@ -16,10 +16,20 @@ function indexName(error: unknown): string | undefined {
   return /index: (\S+)/.exec(message)?.[1];
 }
 
+/** The driver's error classes for a server it cannot reach, lost, or that did not answer in time. */
+const UNAVAILABLE = new Set([
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoServerSelectionError',
+  'MongoTopologyClosedError',
+  'MongoOperationTimeoutError',
+]);
+
 /**
  * Turns whatever the driver threw into the port's error, keeping the original as
- * `cause`: a duplicate key is a `Conflict` (the caller can act on it), anything else
- * a `StorageFailure` (the server is down, unreachable or refused the operation).
+ * `cause`: a duplicate key is a `Conflict` (the caller can act on it), an unreachable
+ * or lost server `StorageUnavailable` (503 with Retry-After), anything else a
+ * `StorageFailure` (the server refused the operation).
  */
 export function toStoreError(what: string, error: unknown): StoreError {
   if (isDuplicateKey(error)) {
@@ -28,6 +38,8 @@ export function toStoreError(what: string, error: unknown): StoreError {
     return { ...conflict, cause: error } as StoreError;
   }
   const detail = error instanceof Error ? error.message || error.name : String(error);
+  if (error instanceof Error && UNAVAILABLE.has(error.name))
+    return errors.storageUnavailable(`[leadroute] [mongo] ${what} failed: the server is unavailable (${detail}).`, error) as StoreError;
   return errors.storageFailure(`[leadroute] [mongo] ${what} failed: ${detail}`, error) as StoreError;
 }
 

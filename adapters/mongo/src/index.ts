@@ -12,6 +12,7 @@ import { entityStore } from './stores/entities';
 import { eventStore } from './stores/events';
 import { exportStore } from './stores/exports';
 import { flowStore } from './stores/flows';
+import { idempotencyStore } from './stores/idempotency';
 import { jobStore } from './stores/jobs';
 import { leadWrites } from './stores/lead-writes';
 import { leadStore } from './stores/leads';
@@ -66,6 +67,7 @@ export function mongoStorage(options: MongoStorageOptions): MongoStorage {
     spool: mongoSpool(options),
     certificates: certificateStore(collections),
     alerts: alertStore(collections),
+    idempotency: idempotencyStore(options),
     ...(options.transactions && startSession ? { leadWrites: leadWrites({ startSession: startSession.bind(options.client) }, collections) } : {}),
     ensureIndexes: () => ensureIndexes(options),
   };

@@ -1,8 +1,9 @@
-import type { Storage, StoreError } from '@leadroute/core';
+import type { Logger, Storage, StoreError } from '@leadroute/core';
 import type { ResultAsync } from 'neverthrow';
 import type { Pool } from 'pg';
 import { groupCommit } from './batch/group-commit';
 import { batchedReader } from './batch/reads';
+import { DEFAULT_ACQUIRE_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS, guardPool } from './pool';
 import { DEFAULT_SCHEMA, quoteIdent } from './sql';
 import { accountStore } from './stores/accounts';
 import { alertStore } from './stores/alerts';
@@ -14,6 +15,7 @@ import { entityStore } from './stores/entities';
 import { eventStore } from './stores/events';
 import { exportStore } from './stores/exports';
 import { flowStore } from './stores/flows';
+import { idempotencyStore } from './stores/idempotency';
 import { jobStore } from './stores/jobs';
 import { leadWrites } from './stores/lead-writes';
 import { leadStore } from './stores/leads';
@@ -21,6 +23,8 @@ import { rollupStore } from './stores/rollups';
 import { searchIndex } from './stores/search';
 import { postgresSpool } from './stores/spool';
 
+export { DEFAULT_ACQUIRE_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS, guardPool, type PoolGuardOptions } from './pool';
+export { isUnavailable } from './query';
 export { type MigrateOptions, type MigrationReport, migrate } from './migrate';
 export { type PostgresSpoolOptions, postgresSpool } from './stores/spool';
 
@@ -48,13 +52,38 @@ export interface PostgresStorageOptions {
    * @default 'public'
    */
   readonly schema?: string;
+  /**
+   * How long a request may wait for a connection (the pool's `connectionTimeoutMillis`)
+   * before it fails with `StorageUnavailable` (HTTP 503 with Retry-After). Applied to the
+   * pool; without this option a value already in the pool's config is kept.
+   * @default 2000 (DEFAULT_ACQUIRE_TIMEOUT_MS)
+   */
+  readonly acquireTimeoutMs?: number;
+  /**
+   * How long one statement may take, on both sides: the server's `statement_timeout`
+   * (for connections opened from now on) and pg's client-side `query_timeout` (for a
+   * server that answers nothing, as a frozen one does). A statement past it fails with
+   * `StorageUnavailable` and a client that timed out is destroyed, not reused. Without
+   * this option a `query_timeout` already in the pool's config is kept.
+   * @default 5000 (DEFAULT_STATEMENT_TIMEOUT_MS)
+   */
+  readonly statementTimeoutMs?: number;
+  /**
+   * Where an idle connection's failure is reported (the adapter listens for the pool's
+   * `error` event itself, so a database restart never crashes the process).
+   * @default console.warn
+   */
+  readonly logger?: Logger;
 }
 
 /**
  * Every storage port on PostgreSQL. Run {@link migrate} first (once per deploy or at
  * start-up) so the tables exist. Driver errors come back as `StoreError` values:
- * `Conflict` for a unique violation, `StorageFailure` otherwise, with the `pg`
- * error as `cause`.
+ * `Conflict` for a unique violation, `StorageUnavailable` for a lost, refused or
+ * timed-out connection (HTTP 503 with Retry-After), `StorageFailure` otherwise, with
+ * the `pg` error as `cause`. It listens for the pool's `error` event and puts an
+ * acquire and a statement timeout on the pool (see the options), so a stopped or
+ * frozen database costs requests a 503, never the process or a hung request.
  *
  * A lead's records (the lead, its events, their rollup rows, its search document)
  * are one write, `leadWrites.commit`, made in one transaction: they become visible
@@ -77,24 +106,31 @@ export interface PostgresStorageOptions {
 export function postgresStorage(options: PostgresStorageOptions): Storage {
   const schema = options.schema ?? DEFAULT_SCHEMA;
   quoteIdent(schema); // refuse an unusable schema name now rather than on the first query
+  const db = guardPool(options.pool, {
+    ...(options.acquireTimeoutMs === undefined ? {} : { acquireTimeoutMs: options.acquireTimeoutMs }),
+    ...(options.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: options.statementTimeoutMs }),
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
+  // The group commit borrows clients from the pool itself; guardPool gave them the same timeouts.
   const writer = groupCommit(options.pool);
-  const reader = batchedReader(options.pool);
+  const reader = batchedReader(db);
   return {
-    accounts: accountStore(options.pool, schema, reader),
-    entities: entityStore(options.pool, schema, reader),
-    aliases: aliasStore(options.pool, schema),
-    flows: flowStore(options.pool, schema, reader),
-    leads: leadStore(options.pool, schema, writer),
-    events: eventStore(options.pool, schema, writer),
-    counters: counterStore(options.pool, schema, writer),
-    credentials: credentialStore(options.pool, schema),
-    rollups: rollupStore(options.pool, schema, writer),
-    search: searchIndex(options.pool, schema, writer),
-    exports: exportStore(options.pool, schema),
-    jobs: jobStore(options.pool, schema),
+    accounts: accountStore(db, schema, reader),
+    entities: entityStore(db, schema, reader),
+    aliases: aliasStore(db, schema),
+    flows: flowStore(db, schema, reader),
+    leads: leadStore(db, schema, writer),
+    events: eventStore(db, schema, writer),
+    counters: counterStore(db, schema, writer),
+    credentials: credentialStore(db, schema),
+    rollups: rollupStore(db, schema, writer),
+    search: searchIndex(db, schema, writer),
+    exports: exportStore(db, schema),
+    jobs: jobStore(db, schema),
     spool: postgresSpool({ pool: options.pool, schema }),
-    certificates: certificateStore(options.pool, schema),
-    alerts: alertStore(options.pool, schema, writer),
+    certificates: certificateStore(db, schema),
+    alerts: alertStore(db, schema, writer),
+    idempotency: idempotencyStore(db, schema),
     leadWrites: leadWrites(schema, writer),
   };
 }

@@ -1,6 +1,6 @@
 import type { StoreError } from '@leadroute/core';
 import type { ResultAsync } from 'neverthrow';
-import type { Pool, PoolClient } from 'pg';
+import type { Pool, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import { type Migration, migrations } from './migrations';
 import { attempt } from './query';
 import { DEFAULT_SCHEMA, quoteIdent } from './sql';
@@ -23,6 +23,14 @@ export interface MigrationReport {
   /** The schema's version afterwards. */
   readonly version: number;
 }
+
+/**
+ * Migration statements wait on other processes' locks and may rebuild big tables: they run
+ * without postgresStorage's statement timeouts (the longest read timeout Node's timers allow).
+ */
+const NO_READ_TIMEOUT = 2 ** 31 - 1;
+
+type Run = <Row extends QueryResultRow>(text: string, values?: unknown[]) => Promise<QueryResult<Row>>;
 
 /** The first key of the advisory lock: "LR". The second is the schema name's hash. */
 const LOCK_CLASS = 0x4c52;
@@ -51,11 +59,14 @@ export function applyMigrations(
   const s = quoteIdent(schema);
   return attempt(`migrate schema ${schema}`, async () => {
     const client = await pool.connect();
+    const run: Run = (text, values) => client.query({ text, ...(values ? { values } : {}), query_timeout: NO_READ_TIMEOUT } as QueryConfig);
     let broken: Error | undefined;
     try {
       await client.query('BEGIN');
       try {
-        const report = await applyLocked(client, history, schema, s);
+        // A pool guarded by postgresStorage() opens connections with a statement_timeout; a migration is exempt.
+        await client.query('SET LOCAL statement_timeout = 0');
+        const report = await applyLocked(run, history, schema, s);
         await client.query('COMMIT');
         return report;
       } catch (error) {
@@ -71,24 +82,24 @@ export function applyMigrations(
   });
 }
 
-async function applyLocked(client: PoolClient, history: readonly Migration[], schema: string, s: string): Promise<MigrationReport> {
-  await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_CLASS, schema]);
+async function applyLocked(run: Run, history: readonly Migration[], schema: string, s: string): Promise<MigrationReport> {
+  await run('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_CLASS, schema]);
   // Checked first because CREATE SCHEMA IF NOT EXISTS still demands the CREATE privilege.
-  const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
-  if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${s}`);
-  await client.query(`
+  const exists = await run('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+  if (exists.rowCount === 0) await run(`CREATE SCHEMA ${s}`);
+  await run(`
     CREATE TABLE IF NOT EXISTS ${s}.leadroute_migrations (
       version    integer PRIMARY KEY,
       name       text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
-  const recorded = await client.query<{ version: number }>(`SELECT version FROM ${s}.leadroute_migrations`);
+  const recorded = await run<{ version: number }>(`SELECT version FROM ${s}.leadroute_migrations`);
   const done = new Set(recorded.rows.map((row) => row.version));
   const applied: number[] = [];
   for (const migration of [...history].sort((a, b) => a.version - b.version)) {
     if (done.has(migration.version)) continue;
-    await client.query(migration.up(s));
-    await client.query(`INSERT INTO ${s}.leadroute_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+    await run(migration.up(s));
+    await run(`INSERT INTO ${s}.leadroute_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
     applied.push(migration.version);
     done.add(migration.version);
   }

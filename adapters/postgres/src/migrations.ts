@@ -350,4 +350,22 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 15,
+    name: 'idempotency keys of lead intake',
+    up: (s) => `
+      CREATE TABLE ${s}.idempotency_keys (
+        account_id  text COLLATE "C" NOT NULL,
+        flow_id     text COLLATE "C" NOT NULL,
+        source_id   text COLLATE "C" NOT NULL,
+        key         text COLLATE "C" NOT NULL,
+        fingerprint text NOT NULL,
+        answer      jsonb,
+        created_at  timestamptz NOT NULL,
+        expires_at  timestamptz NOT NULL,
+        PRIMARY KEY (account_id, flow_id, source_id, key)
+      );
+      CREATE INDEX idempotency_keys_expires_at ON ${s}.idempotency_keys (expires_at);
+    `,
+  },
 ];

@@ -137,12 +137,12 @@ describe.skipIf(!available)('postgres', () => {
 });
 
 describe('postgres: an unreachable server', () => {
-  it('answers a StorageFailure when nothing listens at the address', async () => {
+  it('#18.10 answers StorageUnavailable (503, retryable) when nothing listens at the address', async () => {
     const pool = new pg.Pool({ connectionString: 'postgres://leadroute:leadroute@127.0.0.1:1/leadroute_test', connectionTimeoutMillis: 2000 });
     try {
       const error = (await postgresStorage({ pool }).accounts.get(anAccount().id))._unsafeUnwrapErr();
-      expect(error.type).toBe('StorageFailure');
-      expect(error.message).toMatch(/^\[leadroute\] \[postgres\] get account failed: /);
+      expect(error.type).toBe('StorageUnavailable');
+      expect(error.message).toMatch(/^\[leadroute\] \[postgres\] get account failed: the database is unavailable/);
       expect((error as { cause?: { code?: string } }).cause?.code).toBe('ECONNREFUSED');
     } finally {
       await pool.end();

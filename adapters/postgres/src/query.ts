@@ -14,13 +14,52 @@ export function sqlState(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** Socket errors meaning the server cannot be reached or went away. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * SQLSTATEs meaning "not now" rather than "not this": admin/crash shutdown and cannot-connect-now
+ * (57P01..57P03), a statement cancelled (57014, how `statement_timeout` ends one), and
+ * every connection exception (class 08).
+ */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '57014']);
+
+/**
+ * What `pg` and `pg-pool` say, as plain `Error`s without a code, when a connection is lost
+ * or an acquire or a query times out (`query_timeout`, `connectionTimeoutMillis`).
+ */
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'Query read timeout',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+  'the database system is',
+];
+
+/**
+ * Whether `error` says the database cannot be reached or did not answer in time, so the
+ * same request may well succeed shortly: refused or reset connections, shutdown, a timeout.
+ */
+export function isUnavailable(error: unknown): boolean {
+  const state = sqlState(error);
+  if (state !== undefined && (UNAVAILABLE_STATES.has(state) || state.startsWith('08') || NETWORK_CODES.has(state))) return true;
+  // A failed connect to a host with several addresses (localhost: ::1 and 127.0.0.1) is an AggregateError of socket errors.
+  if (error instanceof AggregateError) return error.errors.some(isUnavailable);
+  const message = error instanceof Error ? error.message : '';
+  return UNAVAILABLE_MESSAGES.some((m) => message.includes(m));
+}
+
 /**
  * Turns whatever `pg` threw into the port's error, keeping the original as `cause`:
- * a unique violation is a `Conflict` (the caller can act on it), anything else a
- * `StorageFailure` (the database is down, misconfigured or refused the statement).
+ * a unique violation is a `Conflict` (the caller can act on it), a lost, refused or
+ * timed-out connection `StorageUnavailable` (503 with Retry-After: try again soon),
+ * anything else a `StorageFailure` (misconfigured, or the statement was refused).
  */
 export function toStoreError(what: string, error: unknown): StoreError {
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = error instanceof Error ? error.message || error.name : String(error);
+  if (isUnavailable(error))
+    return errors.storageUnavailable(`[leadroute] [postgres] ${what} failed: the database is unavailable (${detail}).`, error) as StoreError;
   if (sqlState(error) === UNIQUE_VIOLATION) {
     const constraint = (error as { constraint?: unknown }).constraint;
     const conflict = errors.conflict(

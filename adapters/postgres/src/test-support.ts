@@ -68,6 +68,8 @@ export const randomSchemaName = (): string => `leadroute_test_${randomBytes(6).t
 /** Creates a randomly named schema, migrates it and hands it over. */
 export async function freshSchema(): Promise<TestSchema> {
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 8 });
+  // Tests that use the pool without postgresStorage() must not crash when the server drops an idle connection.
+  pool.on('error', () => undefined);
   const schema = randomSchemaName();
   await pool.query(`CREATE SCHEMA ${quoteIdent(schema)}`);
   let tables: string[] | undefined;

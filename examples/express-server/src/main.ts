@@ -20,6 +20,9 @@ const url = process.env.LEADROUTE_PUBLIC_URL ?? `http://${shown}:${(server.addre
 // PostgreSQL when DATABASE_URL is set (tables created or brought up to date at start-up), memory otherwise.
 const pool = process.env.DATABASE_URL ? new pg.Pool({ connectionString: process.env.DATABASE_URL }) : undefined;
 if (pool) {
+  // postgresStorage() listens for the pool's errors itself; until it is created (during migrate), a restarting
+  // database must not take the process down either.
+  pool.on('error', (error) => console.warn('[example] idle PostgreSQL connection failed:', error.message));
   const migrated = await migrate(pool);
   if (migrated.isErr()) throw new Error(migrated.error.message, { cause: migrated.error });
 }

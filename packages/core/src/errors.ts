@@ -24,6 +24,8 @@ export type LeadrouteError =
   /** Too many failed look-ups from one client address; `retryAfter` is in whole seconds. */
   | { readonly type: 'TooManyRequests'; readonly message: string; readonly retryAfter: number }
   | { readonly type: 'StorageFailure'; readonly message: string; readonly cause?: unknown }
+  /** The store cannot be reached (connection refused or lost, shutting down, timed out): worth retrying after `retryAfter` seconds. */
+  | { readonly type: 'StorageUnavailable'; readonly message: string; readonly retryAfter: number; readonly cause?: unknown }
   | { readonly type: 'UpstreamFailure'; readonly message: string; readonly cause?: unknown };
 
 export type ErrorType = LeadrouteError['type'];
@@ -66,5 +68,7 @@ export const errors = {
     retryAfter,
   }),
   storageFailure: (message: string, cause?: unknown): LeadrouteError => ({ type: 'StorageFailure', message, cause }),
+  /** @param retryAfter seconds a client should wait before retrying (the `Retry-After` header). */
+  storageUnavailable: (message: string, cause?: unknown, retryAfter = 2): LeadrouteError => ({ type: 'StorageUnavailable', message, retryAfter, cause }),
   upstreamFailure: (message: string, cause?: unknown): LeadrouteError => ({ type: 'UpstreamFailure', message, cause }),
 } as const;

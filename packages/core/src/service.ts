@@ -119,6 +119,7 @@ const REQUIRED_STORES: Record<Exclude<keyof Storage, 'leadWrites'>, readonly str
   certificates: ['insert', 'get', 'findByPingToken', 'claim'],
   exports: ['insert', 'get', 'list', 'update', 'addDownload'],
   jobs: ['enqueue', 'claim', 'extend', 'complete', 'fail', 'get'],
+  idempotency: ['claim', 'complete', 'release', 'purgeExpired'],
   alerts: ['put', 'get', 'listActive', 'accountsWithActive', 'addActivity', 'activity', 'getSettings', 'setSettings', 'markSourceSeen', 'tryLease', 'releaseLease'],
 };
 

@@ -16,6 +16,7 @@ import { counterStoreSuite, leadStoreSuite } from './suites/leads';
 import { rollupStoreSuite } from './suites/rollups';
 import { searchIndexSuite } from './suites/search';
 import { exportStoreSuite } from './suites/exports';
+import { idempotencyStoreSuite } from './suites/idempotency';
 import { jobStoreSuite } from './suites/jobs';
 import type { Suite } from './harness';
 
@@ -28,6 +29,7 @@ export { anExport, exportStoreSuite } from './suites/exports';
 export { jobStoreSuite } from './suites/jobs';
 /** For adapters that offer the optional `storage.leadWrites`: `runSuites(name, setup, [leadWritesSuite])`. */
 export { leadWritesSuite } from './suites/lead-writes';
+export { idempotencyStoreSuite } from './suites/idempotency';
 export { aCertificate, certificateStoreSuite } from './suites/certificates';
 export { fileStoreCases, type FileStoreHarness, runFileStoreSuite } from './suites/files';
 
@@ -47,6 +49,7 @@ export const storageSuites: readonly Suite[] = [
   exportStoreSuite,
   jobStoreSuite,
   certificateStoreSuite,
+  idempotencyStoreSuite,
 ];
 export { createTestService, type ManualClock, manualClock, type TestService } from './flows';
 export { spoolSuite } from './spool-suite';

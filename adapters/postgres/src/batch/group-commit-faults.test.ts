@@ -44,10 +44,28 @@ describe('group commit when the database fails', () => {
     expect(sent).toEqual(['INSERT 1,2,3']);
     const errors = results.map((r) => r._unsafeUnwrapErr());
     for (const error of errors) {
-      expect(error).toMatchObject({ type: 'StorageFailure', message: '[leadroute] [postgres] insert number failed: Connection terminated unexpectedly', cause: lost });
+      // #18.10: a lost connection is retryable for the client (503 with Retry-After), though not by the group commit.
+      expect(error).toMatchObject({
+        type: 'StorageUnavailable',
+        message: '[leadroute] [postgres] insert number failed: the database is unavailable (Connection terminated unexpectedly).',
+        cause: lost,
+      });
     }
     expect(new Set(errors).size).toBe(3);
     expect(released).toEqual([lost]);
+  });
+
+  it('#18.11 fails a whole batch at once when the database does not answer, instead of one timeout per write', async () => {
+    const other: WriteKind<number, string> = { ...numbers, what: 'insert other' };
+    const timeout = new Error('Query read timeout');
+    const { pool, sent } = fakePool(async (text) => {
+      if (text === 'BEGIN') return { rows: [], rowCount: 0 };
+      throw timeout;
+    });
+    const writer = groupCommit(pool);
+    const results = await Promise.all([writer.write(numbers, 1), writer.write(other, 2), writer.write(numbers, 3)]);
+    expect(sent).toEqual(['BEGIN', 'INSERT 1,3']);
+    for (const result of results) expect(result._unsafeUnwrapErr()).toMatchObject({ type: 'StorageUnavailable', cause: timeout });
   });
 
   it('rolls a refused transaction back and keeps its connection, then writes one by one', async () => {

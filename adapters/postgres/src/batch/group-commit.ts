@@ -1,7 +1,7 @@
 import type { StoreError } from '@leadroute/core';
 import { err, ok, type Result, ResultAsync } from 'neverthrow';
 import pg, { type Pool, type PoolClient, type QueryResult } from 'pg';
-import { toStoreError } from '../query';
+import { isUnavailable, toStoreError } from '../query';
 import { type Plan, type Statement, WRITE_ALONE, type WriteKind, type Writer } from './writer';
 
 /**
@@ -123,7 +123,8 @@ export function groupCommit(pool: Pool, options: GroupCommitOptions = {}): Write
         });
       }
       for (const item of alone) await run([item]);
-    } else if (batch.length === 1 || !outcome.retryable) {
+    } else if (batch.length === 1 || !outcome.retryable || isUnavailable(outcome.error)) {
+      // A database that is down or frozen fails each write alone too, one timeout after another: answer all now.
       fail(batch, outcome.error);
     } else {
       for (const item of batch) await run([item]);

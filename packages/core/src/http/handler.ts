@@ -68,6 +68,8 @@ function errorResponse(error: LeadrouteError): HttpResponse {
   if (error.type === 'TooManyRequests') extra['retry-after'] = String(error.retryAfter);
   // A refused body may still be arriving: close the connection rather than read it.
   if (error.type === 'PayloadTooLarge') extra.connection = 'close';
+  // A store outage is temporary: say when to come back rather than leave clients to guess or hammer.
+  if (error.type === 'StorageUnavailable') extra['retry-after'] = String(error.retryAfter);
   return problemResponse(problemOf(error), extra);
 }
 
@@ -170,7 +172,7 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     try {
       const result = await dispatch(request, requestId);
       response = result.match(replyResponse, errorResponse);
-      if (result.isErr() && (result.error.type === 'StorageFailure' || result.error.type === 'UpstreamFailure'))
+      if (result.isErr() && (result.error.type === 'StorageFailure' || result.error.type === 'StorageUnavailable' || result.error.type === 'UpstreamFailure'))
         logger.error({ requestId, err: result.error.cause, type: result.error.type }, result.error.message);
     } catch (e) {
       logger.error({ requestId, err: e }, 'unhandled error in route');

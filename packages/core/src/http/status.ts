@@ -18,6 +18,7 @@ export function statusOf(error: LeadrouteError): number {
     .with({ type: 'TooManyRequests' }, () => 429)
     .with({ type: 'UpstreamFailure' }, () => 502)
     .with({ type: 'StorageFailure' }, () => 503)
+    .with({ type: 'StorageUnavailable' }, () => 503)
     .exhaustive();
 }
 

@@ -10,6 +10,7 @@ export * from './events';
 export * from './exports';
 export * from './files';
 export * from './flows';
+export * from './idempotency';
 export * from './integrations';
 export * from './jobs';
 export * from './lead-writes';

@@ -7,6 +7,7 @@ import type { AliasStore, EntityStore } from './entities';
 import type { EventStore } from './events';
 import type { ExportStore } from './exports';
 import type { FlowStore } from './flows';
+import type { IdempotencyStore } from './idempotency';
 import type { JobStore } from './jobs';
 import type { LeadWrites } from './lead-writes';
 import type { LeadStore } from './leads';
@@ -45,4 +46,6 @@ export interface Storage {
    * writes can leave a lead half written.
    */
   readonly leadWrites?: LeadWrites;
+  /** Idempotency keys of lead intake, kept 24 hours. */
+  readonly idempotency: IdempotencyStore;
 }

@@ -1,7 +1,10 @@
+import { idempotentSubmit } from '../../flows/idempotency';
+import type { IntakeOptions } from '../../flows/intake';
 import type { Flow } from '../../flows/types';
 import type { RecordedRequest } from '../../ports/integrations';
 import type { LeadService } from '../../service';
 import { POSTING_SECRET_HEADER, presentedPostingSecret } from '../auth';
+import { header } from '../headers';
 import { json, JSON_OR_XML, negotiated } from '../reply';
 import { schemaRef } from '../schemas';
 import { entityTag, writeConditions } from '../preconditions';
@@ -30,6 +33,13 @@ const versioned =
 /** Flow configuration and lead intake. */
 export function flowRoutes(service: LeadService): Route[] {
   const { flows, leads, clock } = service;
+  const submitOnce = idempotentSubmit({ storage: service.storage, clock, logger: service.logger, submit: leads.submit });
+  /** Submit with an Idempotency-Key: the first answer is stored and replayed to retries (flows/idempotency.ts). */
+  const idempotent = (c: RouteContext, key: string, options: IntakeOptions) =>
+    submitOnce(c.params.flow_id ?? '', c.params.source_id ?? '', c.body, key, options).map((answer) => {
+      const reply = negotiated(c.mediaType, answer.status, 'result')(answer.body);
+      return answer.replayed ? { ...reply, headers: { 'idempotent-replayed': 'true' } } : reply;
+    });
   const intake = (kind: 'submit' | 'ping'): Route => ({
     method: 'POST',
     path: `/flows/:flow_id/sources/:source_id/${kind}`,
@@ -44,12 +54,16 @@ export function flowRoutes(service: LeadService): Route[] {
       errors: {
         401: 'The source requires its posting secret (X-Posting-Secret header or HTTP Basic password) and it is missing or wrong.',
         404: 'No such posting URL: the same answer for an unknown flow, another account\'s flow and a source not on the flow.',
-        422: 'The lead is not an object of fields.',
+        ...(kind === 'submit'
+          ? { 409: 'A request with the same Idempotency-Key is still in flight.', 422: 'The lead is not an object of fields, or the Idempotency-Key was used with a different body.' }
+          : { 422: 'The lead is not an object of fields.' }),
       },
     },
     handle: (c) => {
       const postingSecret = presentedPostingSecret(c.request);
       const options = { request: recorded(c, clock.now()), ...(postingSecret === undefined ? {} : { postingSecret }) };
+      const key = kind === 'submit' ? header(c.request, 'idempotency-key') : undefined;
+      if (key !== undefined) return idempotent(c, key, options);
       return leads[kind](c.params.flow_id ?? '', c.params.source_id ?? '', c.body, options).map(negotiated(c.mediaType, 201, 'result'));
     },
   });

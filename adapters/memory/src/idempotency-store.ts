@@ -1,0 +1,32 @@
+import type { IdempotencyRecord, IdempotencyScope, IdempotencyStore, StoreError } from '@leadroute/core';
+import { okAsync, type ResultAsync } from 'neverthrow';
+
+// The four parts joined by a character none of them may hold (IDs are hex; a key is printable ASCII).
+const keyOf = (s: IdempotencyScope): string => [s.account_id, s.flow_id, s.source_id, s.key].join('\u0000');
+
+/** Idempotency keys in a map; a record's answer is cloned in and out so no caller shares it. */
+export function idempotencyStore(records: Map<string, IdempotencyRecord> = new Map()): IdempotencyStore {
+  const done = (): ResultAsync<void, StoreError> => okAsync(undefined);
+  return {
+    claim: (record, now) => {
+      const held = records.get(keyOf(record));
+      if (held && held.expires_at > now) return okAsync({ claimed: false, record: structuredClone(held) });
+      records.set(keyOf(record), { ...record, answer: null });
+      return okAsync({ claimed: true });
+    },
+    complete: (scope, answer) => {
+      const held = records.get(keyOf(scope));
+      if (held) records.set(keyOf(scope), { ...held, answer: structuredClone(answer) });
+      return done();
+    },
+    release: (scope) => {
+      if (records.get(keyOf(scope))?.answer === null) records.delete(keyOf(scope));
+      return done();
+    },
+    purgeExpired: (before) => {
+      let purged = 0;
+      for (const [k, r] of records) if (r.expires_at < before && records.delete(k)) purged++;
+      return okAsync(purged);
+    },
+  };
+}
