@@ -28,6 +28,7 @@ describe.each(BINDINGS)('Idempotency-Key on submit through %s', (name) => {
   let binding: Binding;
   let flowId: string;
   let sourceId: string;
+  let apiKey: string;
   const submit = (lead: Record<string, unknown>, key?: string, headers: Record<string, string> = {}) =>
     call(binding.url, {
       path: `/flows/${flowId}/sources/${sourceId}/submit`,
@@ -39,6 +40,7 @@ describe.each(BINDINGS)('Idempotency-Key on submit through %s', (name) => {
   beforeAll(async () => {
     service = createLeadService({ storage: { ...storage, leadWrites } });
     const { api_key } = (await service.accounts.create({ name: 'Idem' }))._unsafeUnwrap();
+    apiKey = api_key;
     const principal = (await service.accounts.authenticate(api_key))._unsafeUnwrap();
     sourceId = (await service.entities.create(principal, { name: 'Vendor', module_ids: [], source: 'seller', recipient: null }))._unsafeUnwrap().id;
     flowId = (await service.flows.create(principal, { name: 'Idem', sources: [{ entity_id: sourceId }], steps: [] }))._unsafeUnwrap().id;
@@ -64,6 +66,28 @@ describe.each(BINDINGS)('Idempotency-Key on submit through %s', (name) => {
     expect((await submit(lead, `key-${name}-2`)).body.lead.id).not.toBe(first.body.lead.id);
     expect((await submit(lead)).status).toBe(201);
     expect(storedLeads(lead.email)).toBe(3);
+  });
+
+  it('#18.11 a retry without the source\'s posting secret is refused as without a key, never answered from the stored first answer', async () => {
+    const principal = (await service.accounts.authenticate(apiKey))._unsafeUnwrap();
+    const secured = (await service.entities.create(principal, { name: 'Secured vendor', module_ids: [], source: 'seller', recipient: null }))._unsafeUnwrap().id;
+    const created = (
+      await service.flows.create(principal, { name: 'Idem secured', sources: [{ entity_id: secured, require_posting_secret: true }], steps: [] })
+    )._unsafeUnwrap();
+    const secret = created.sources[0]?.posting_secret as string;
+    const post = (headers: Record<string, string>) =>
+      call(binding.url, { path: `/flows/${created.id}/sources/${secured}/submit`, json: { email: `sec-${name}@example.com` }, headers });
+    const key = `key-${name}-secured`;
+    const first = await post({ 'idempotency-key': key, 'x-posting-secret': secret });
+    expect(first.status, first.text).toBe(201);
+    const without = await post({ 'idempotency-key': key });
+    expect(without.status, without.text).toBe(401);
+    expect(without.text).not.toContain(first.body.lead.id);
+    const wrong = await post({ 'idempotency-key': key, 'x-posting-secret': 'lps_wrong' });
+    expect(wrong.status).toBe(401);
+    const retry = await post({ 'idempotency-key': key, 'x-posting-secret': secret });
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
   });
 
   it('#18.11 the same key with a different body is refused with 422; a malformed key with 400', async () => {
