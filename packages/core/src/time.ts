@@ -1,5 +1,5 @@
 import { TZDate, tzOffset } from '@date-fns/tz';
-import { format } from 'date-fns';
+import { format, isValid, parseISO } from 'date-fns';
 
 /*
  * Every calendar computation goes through this module, and none of it consults the
@@ -146,6 +146,53 @@ export function zonedInstant(zone: string, year: number, month: number, day = 1,
   if (year >= 0 && year < 100) wall = new Date(wall).setUTCFullYear(new Date(wall).getUTCFullYear() - 1900);
   return wallClockInstant(wall, zone);
 }
+
+/**
+ * A Date whose local fields are its UTC fields (as `@date-fns/utc`'s `UTCDate`), for
+ * calendar arithmetic on a wall time held as UTC fields ({@link wallClockMs}): date-fns
+ * functions given one (`startOfDay`, `subMonths`, `parse` with it as the reference date)
+ * read and write UTC fields only, so no zone, the process's included, moves them.
+ */
+export class WallDate extends Date {
+  override getTimezoneOffset(): number {
+    return 0;
+  }
+
+  [Symbol.for('constructDateFrom')](value: Date | number | string): WallDate {
+    return new WallDate(+new Date(value));
+  }
+}
+for (const name of Object.getOwnPropertyNames(Date.prototype)) {
+  const utc = name.replace(/^(get|set)/, '$1UTC');
+  if (utc === name || name.includes('UTC') || !(utc in Date.prototype)) continue;
+  Object.defineProperty(WallDate.prototype, name, { value: Object.getOwnPropertyDescriptor(Date.prototype, utc)?.value, writable: true, configurable: true });
+}
+
+/**
+ * ISO 8601 text (any form `parseISO` reads) as an instant: text with an offset says
+ * where it stands; text without one (a date, or a date-time) is wall time in `zone`
+ * (`2026-03-08` is that day's midnight there). Undefined when it is not such a date or
+ * the zone is unknown.
+ */
+export function parseIsoInZone(text: string, zone: string): number | undefined {
+  const dateOnly = !/[T ]/i.test(text);
+  const offset = dateOnly ? null : ISO_OFFSET.exec(text);
+  if (offset) {
+    // parseISO takes any offset hour (+25:00); no zone is a day or more from UTC.
+    if (Number(offset[1] ?? 0) > 23) return undefined;
+    const instant = parseISO(text);
+    return isValid(instant) ? instant.getTime() : undefined;
+  }
+  // Read as UTC fields, then placed on the zone's wall clock: a plain parse of text
+  // without an offset uses the process zone.
+  const wall = parseISO(dateOnly ? `${text}T00:00:00Z` : `${text}Z`);
+  if (!isValid(wall)) return undefined;
+  const instant = wallClockInstant(wall.getTime(), zone);
+  return Number.isNaN(instant) ? undefined : instant;
+}
+
+/** An ISO 8601 offset ending a date-time: `Z`, `±hh`, `±hhmm`, `±hh:mm`. */
+const ISO_OFFSET = /(?:Z|[+-](\d{2})(?::?\d{2})?)$/i;
 
 /** `date-fns` `format` of an instant on `zone`'s wall clock (`XXX` is the zone's offset there). */
 export function formatInZone(ms: number, zone: string, pattern: string): string {

@@ -1,8 +1,8 @@
-import { toDate } from 'date-fns-tz';
 import { err, ok, type Result } from 'neverthrow';
 import { errors, type Issue, type LeadrouteError } from '../errors';
 import { isId } from '../ids';
 import { ACTIVITY_KINDS, ACTIVITY_SOURCES, type ActivityKind, type ActivityQuery, type AlertActivityEntry, type StoredActivity } from '../ports/alerts';
+import { parseIsoInZone } from '../time';
 import { isRecord } from '../validation';
 
 /** Timeline page size (spec: 1..200, default 50). */
@@ -35,8 +35,8 @@ function fromCursor(text: string): ActivityQuery['before'] | undefined {
 /** An ISO 8601 date or date-time; one without an offset is read as UTC. */
 function fromDate(text: string): ActivityQuery['before'] | undefined {
   if (!/^\d{4}-\d{2}-\d{2}(?:[T ][\d:.,]+(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/i.test(text)) return undefined;
-  const date = toDate(text, { timeZone: 'UTC' });
-  return Number.isNaN(date.getTime()) ? undefined : { at: date.toISOString() };
+  const at = parseIsoInZone(text, 'UTC');
+  return at === undefined ? undefined : { at: new Date(at).toISOString() };
 }
 
 /** The query of GET /alerts/{key}/activity, checked: 400 names each bad parameter. */

@@ -1,9 +1,8 @@
-import { isValid, parseISO } from 'date-fns';
 import { err, ok, type Result } from 'neverthrow';
 import type { Issue } from '../errors';
 import type { RollupKind } from '../ports/rollups';
 import { type RuleElement, validateRules } from '../rules';
-import { isTimeZone, wallClockInstant } from '../time';
+import { isTimeZone, parseIsoInZone } from '../time';
 import { INTERVALS, type StatsInterval, today } from './buckets';
 
 /** Group keys rollups hold; any other group_by is a lead field and is read from events. */
@@ -57,14 +56,7 @@ const MAX_RANGE_MS = MAX_STATS_RANGE_DAYS * 86_400_000;
 function instant(value: string, zone: string): number | undefined {
   if (/^\d{10,}$/.test(value)) return Number(value);
   if (!/^\d{4}-\d{2}-\d{2}/.test(value)) return undefined;
-  const withOffset = value.includes('T') && /(Z|[+-]\d{2}(:?\d{2})?)$/i.test(value);
-  // Text without an offset is read as UTC fields, then placed on the zone's wall clock:
-  // a plain parse would read it in the process zone.
-  const parsed = parseISO(withOffset ? value : value.length === 10 ? `${value}T00:00:00Z` : `${value}Z`);
-  if (!isValid(parsed)) return undefined;
-  if (withOffset) return parsed.getTime();
-  const local = wallClockInstant(parsed.getTime(), zone);
-  return Number.isNaN(local) ? undefined : local;
+  return parseIsoInZone(value, zone);
 }
 
 /** Validates the parameters of GET /events/stats, naming every bad one (400). */
