@@ -10,7 +10,9 @@ describe('formatInstant', () => {
   // Intl's wall clock is the oracle: date-fns-tz's formatInTimeZone reads the process zone
   // (under TZ=America/New_York it writes London's 02:00 of 2026-03-08 as 03:00).
   const wall = (ms: number, timeZone: string) =>
-    new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(ms);
+    new Intl.DateTimeFormat('sv-SE', {
+      timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
+    }).format(ms);
 
   it('writes legacy dates exactly as Intl shows the wall clock, across DST changes in odd zones', () => {
     fc.assert(

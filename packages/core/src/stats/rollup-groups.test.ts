@@ -116,7 +116,10 @@ describe('groupRollupCells', () => {
     const q = query({ interval: 'daily', timezone: 'Asia/Kolkata', start: '2026-03-07', end: '2026-03-10' });
     // Midnight in Kolkata is 18:30Z: the hour from 17:00Z is inside one day, the hour from 18:00Z is not.
     const whole = groupRollupCells([cell('2026-03-07T17:00:00.000Z'), cell('2026-03-08T03:00:00.000Z')], q);
-    expect(groupRows(whole ?? [], q.groupBy).map((r) => [r.time, r['source-submitted']])).toEqual([['2026-03-07T00:00:00+05:30', 1], ['2026-03-08T00:00:00+05:30', 1]]);
+    expect(groupRows(whole ?? [], q.groupBy).map((r) => [r.time, r['source-submitted']])).toEqual([
+      ['2026-03-07T00:00:00+05:30', 1],
+      ['2026-03-08T00:00:00+05:30', 1],
+    ]);
     expect(groupRollupCells([cell('2026-03-07T17:00:00.000Z'), cell('2026-03-07T18:00:00.000Z')], q)).toBeUndefined();
   });
 });
