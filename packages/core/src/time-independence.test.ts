@@ -1,8 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseActivityQuery, validateActivity } from './alerts/activity';
 import { localDayStart, weeksEarlier } from './alerts/windows';
 import { formatInstant } from './exports/columns';
 import { compileRules, type RuleElement } from './rules';
 import { parseDate, parseDateText, parseTime } from './rules/fields/dates';
+import { parseInstant } from './events/query';
+import { parseOccurredAt } from './feedback/input';
 import { bucketStart, today, zonedIso } from './stats/buckets';
 
 // Process zones with daylight saving (one of them by half an hour), and UTC. Node applies a TZ
@@ -48,5 +51,16 @@ describe('#18.14 date computations whatever the process time zone', () => {
     const day = today(Date.parse('2026-11-01T12:00:00Z'), 'America/New_York');
     expect([iso(day.start), iso(day.end)]).toEqual(['2026-11-01T04:00:00.000Z', '2026-11-02T05:00:00.000Z']);
     expect(formatInstant(Date.parse('2026-03-08T02:30:00Z'), { format: 'legacy', timeZone: 'Europe/London' })).toBe('2026-03-08 02:30:00');
+  });
+
+  it.each(PROCESS_ZONES)('#18.14 date parameters without an offset are UTC with process.env.TZ=%s', (processZone) => {
+    process.env.TZ = processZone;
+    // 02:30 on 2026-03-08 is skipped in New York: a parse in the process zone moves it.
+    expect(iso(parseInstant('2026-03-08T02:30:00') ?? null)).toBe('2026-03-08T02:30:00.000Z');
+    expect(iso(parseOccurredAt('2026-03-08T02:30:00') ?? null)).toBe('2026-03-08T02:30:00.000Z');
+    expect(parseActivityQuery(new URLSearchParams({ before: '2026-03-08T02:30:00' }))._unsafeUnwrap().before).toEqual({ at: '2026-03-08T02:30:00.000Z' });
+    const entry = { kind: 'comment', actor: { type: 'user', id: 'u1', name: 'Ann' }, source: 'ui' };
+    expect(validateActivity({ ...entry, at: '2026-03-08T02:30:00' })).toEqual([]);
+    expect(validateActivity({ ...entry, at: 'March 8, 2026' }).map((i) => i.path)).toEqual(['/at']);
   });
 });

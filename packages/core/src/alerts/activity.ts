@@ -92,7 +92,10 @@ export function validateActivity(input: unknown): Issue[] {
   if (input.source !== undefined && !(ACTIVITY_SOURCES as readonly unknown[]).includes(input.source))
     issues.push({ path: '/source', message: `source must be one of ${ACTIVITY_SOURCES.join(', ')}.` });
   if (input.data !== undefined && input.data !== null && !isRecord(input.data)) issues.push({ path: '/data', message: 'data must be an object or null.' });
-  if (input.at !== undefined && (typeof input.at !== 'string' || Number.isNaN(Date.parse(input.at)))) issues.push({ path: '/at', message: 'at must be an ISO 8601 date-time.' });
+  // UTC when it has no offset (Date.parse would take the process zone).
+  if (input.at !== undefined && (typeof input.at !== 'string' || parseIsoInZone(input.at, 'UTC') === undefined)) {
+    issues.push({ path: '/at', message: 'at must be an ISO 8601 date-time.' });
+  }
   return issues;
 }
 
