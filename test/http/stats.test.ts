@@ -266,6 +266,22 @@ describe.each(BINDINGS)('event statistics over HTTP through %s', (name) => {
     expect(JSON.stringify(res.body)).toContain(path);
   });
 
+  it('#18.7 refuses start=1700-01-01&end=2300-01-01 with 400 naming end, quickly, and answers others meanwhile', async () => {
+    const began = performance.now();
+    const [long, other] = await Promise.all([stats('timezone=UTC&start=1700-01-01&end=2300-01-01'), stats(`type=all&${RANGE}`)]);
+    expect(long.status, long.text).toBe(400);
+    expect(JSON.stringify(long.body)).toContain('/end');
+    expect(JSON.stringify(long.body)).toContain('400 days');
+    expect(other.status).toBe(200);
+    // It took 16 s; a refusal reads nothing. Generous for a busy machine.
+    expect(performance.now() - began).toBeLessThan(2000);
+    // The longest allowed range (400 days) answers from rollups.
+    const longest = await stats('type=all&start=2025-12-01&end=2027-01-05');
+    expect(longest.status, longest.text).toBe(200);
+    expect(longest.headers.get('x-leadroute-stats-source')).toBe('rollups');
+    expect((await stats('type=all&start=2025-12-01&end=2027-01-06')).status).toBe(400);
+  });
+
   it('refuses free accounts and missing keys with 401', async () => {
     expect((await stats(RANGE, {}, f.keys.free)).status).toBe(401);
     expect((await req({ path: '/events/stats' })).status).toBe(401);

@@ -1,8 +1,8 @@
-import { toDate } from 'date-fns-tz';
 import { err, ok, type Result } from 'neverthrow';
 import { errors, type Issue, type LeadrouteError } from '../errors';
 import { isId } from '../ids';
 import { ACTIVITY_KINDS, ACTIVITY_SOURCES, type ActivityKind, type ActivityQuery, type AlertActivityEntry, type StoredActivity } from '../ports/alerts';
+import { parseIsoInZone } from '../time';
 import { isRecord } from '../validation';
 
 /** Timeline page size (spec: 1..200, default 50). */
@@ -35,8 +35,8 @@ function fromCursor(text: string): ActivityQuery['before'] | undefined {
 /** An ISO 8601 date or date-time; one without an offset is read as UTC. */
 function fromDate(text: string): ActivityQuery['before'] | undefined {
   if (!/^\d{4}-\d{2}-\d{2}(?:[T ][\d:.,]+(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/i.test(text)) return undefined;
-  const date = toDate(text, { timeZone: 'UTC' });
-  return Number.isNaN(date.getTime()) ? undefined : { at: date.toISOString() };
+  const at = parseIsoInZone(text, 'UTC');
+  return at === undefined ? undefined : { at: new Date(at).toISOString() };
 }
 
 /** The query of GET /alerts/{key}/activity, checked: 400 names each bad parameter. */
@@ -92,7 +92,10 @@ export function validateActivity(input: unknown): Issue[] {
   if (input.source !== undefined && !(ACTIVITY_SOURCES as readonly unknown[]).includes(input.source))
     issues.push({ path: '/source', message: `source must be one of ${ACTIVITY_SOURCES.join(', ')}.` });
   if (input.data !== undefined && input.data !== null && !isRecord(input.data)) issues.push({ path: '/data', message: 'data must be an object or null.' });
-  if (input.at !== undefined && (typeof input.at !== 'string' || Number.isNaN(Date.parse(input.at)))) issues.push({ path: '/at', message: 'at must be an ISO 8601 date-time.' });
+  // UTC when it has no offset (Date.parse would take the process zone).
+  if (input.at !== undefined && (typeof input.at !== 'string' || parseIsoInZone(input.at, 'UTC') === undefined)) {
+    issues.push({ path: '/at', message: 'at must be an ISO 8601 date-time.' });
+  }
   return issues;
 }
 

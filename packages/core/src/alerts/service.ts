@@ -9,7 +9,7 @@ import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { Notifier } from '../ports/notifier';
 import type { Storage } from '../ports/storage';
-import { isoTime } from '../time';
+import { isoTime, parseIsoInZone } from '../time';
 import { type ActivityInput, type ActivityPage, activityCursor, parseActivityQuery, publicEntry, validateActivity } from './activity';
 import type { AlertSettings } from './defaults';
 import { type DetectOptions, type DetectReport, detectPass } from './detect';
@@ -166,7 +166,7 @@ export function createAlertsApi(deps: AlertsDeps): AlertsApi {
           id: newId(now),
           account_id: alert.account_id,
           key,
-          at: input.at === undefined ? isoTime(now) : new Date(input.at).toISOString(),
+          at: input.at === undefined ? isoTime(now) : new Date(parseIsoInZone(input.at, 'UTC') ?? Number.NaN).toISOString(),
           kind: input.kind,
           actor: { type: input.actor.type, id: input.actor.id, name: input.actor.name },
           visibility: input.visibility ?? 'customer',

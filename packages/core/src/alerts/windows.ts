@@ -1,5 +1,5 @@
 import { startOfDay, subWeeks } from 'date-fns';
-import { formatInTimeZone, fromZonedTime, toZonedTime } from 'date-fns-tz';
+import { formatInZone, WallDate, wallClockInstant, wallClockMs } from '../time';
 
 /** One hour in milliseconds: the size of a rollup cell. */
 export const HOUR_MS = 3_600_000;
@@ -32,17 +32,17 @@ function remember<T extends number | string>(key: string, compute: () => T): T {
 
 /** Midnight of `now`'s day in `timeZone`, as epoch milliseconds. */
 export function localDayStart(now: number, timeZone: string): number {
-  return remember(`midnight|${timeZone}|${now}`, () => fromZonedTime(startOfDay(toZonedTime(now, timeZone)), timeZone).getTime());
+  return remember(`midnight|${timeZone}|${now}`, () => wallClockInstant(startOfDay(new WallDate(wallClockMs(now, timeZone))).getTime(), timeZone));
 }
 
 /** `yyyy-MM-dd` of `now` in `timeZone`. */
 export function localDay(now: number, timeZone: string): string {
-  return remember(`day|${timeZone}|${now}`, () => formatInTimeZone(now, timeZone, 'yyyy-MM-dd'));
+  return remember(`day|${timeZone}|${now}`, () => formatInZone(now, timeZone, 'yyyy-MM-dd'));
 }
 
 /** The same wall-clock time `weeks` weeks earlier in `timeZone` (DST moves it by an hour in UTC). */
 export function weeksEarlier(ms: number, weeks: number, timeZone: string): number {
-  return remember(`weeks|${timeZone}|${ms}|${weeks}`, () => fromZonedTime(subWeeks(toZonedTime(ms, timeZone), weeks), timeZone).getTime());
+  return remember(`weeks|${timeZone}|${ms}|${weeks}`, () => wallClockInstant(subWeeks(new WallDate(wallClockMs(ms, timeZone)), weeks).getTime(), timeZone));
 }
 
 /** Start of the UTC hour holding `ms`. */

@@ -1,8 +1,8 @@
-import { isValid, parseISO } from 'date-fns';
 import { err, ok, type Result } from 'neverthrow';
 import type { Issue } from '../errors';
 import { type Id, isId } from '../ids';
 import { type RuleElement, validateRules } from '../rules';
+import { parseIsoInZone } from '../time';
 
 /** A parsed events query (GET /events parameters or a POST /events body). */
 export interface EventQuery {
@@ -22,13 +22,12 @@ export const EVENTS_DEFAULT_LIMIT = 100;
 export const EVENTS_MAX_LIMIT = 1000;
 const PATH = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
-/** Reads a date-time given as ISO 8601 text or epoch milliseconds. */
+/** Reads a date-time given as ISO 8601 text (UTC without an offset, whatever the process zone) or epoch milliseconds. */
 export function parseInstant(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (typeof value !== 'string' || value.trim() === '') return undefined;
   if (/^\d{10,}$/.test(value)) return Number(value);
-  const date = parseISO(value);
-  return isValid(date) ? date.getTime() : undefined;
+  return parseIsoInZone(value, 'UTC');
 }
 
 function list(value: unknown): string[] | undefined {

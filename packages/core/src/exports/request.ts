@@ -1,9 +1,8 @@
-import { isValid, parseISO } from 'date-fns';
-import { fromZonedTime } from 'date-fns-tz';
 import { err, ok, type Result } from 'neverthrow';
 import type { Issue } from '../errors';
 import { type Id, isId } from '../ids';
-import { isEmailAddress, type RuleElement, validateRules } from '../rules';
+import { isEmailAddress, parseValue, type RuleElement, validateRules } from '../rules';
+import { parseIsoInZone } from '../time';
 import { isRecord } from '../validation';
 
 /** What `POST /exports` reads from its body; everything else is set by the service. */
@@ -25,7 +24,6 @@ export const EXPORTS_MAX_LIMIT = 100;
 export const EXPORTS_DEFAULT_LIMIT = 25;
 
 const FIELD_PATH = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
-const HAS_OFFSET = /(Z|[+-]\d{2}(:?\d{2})?)$/i;
 const ISO_LIKE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?)?(Z|[+-]\d{2}(:?\d{2})?)?$/i;
 
 /**
@@ -36,8 +34,7 @@ const ISO_LIKE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?)?(Z|[+
 export function parseExportInstant(value: unknown, timeZone: string): number | undefined {
   if (typeof value !== 'string' || !ISO_LIKE.test(value.trim())) return undefined;
   const text = value.trim();
-  const date = HAS_OFFSET.test(text) && text.includes('T') ? parseISO(text) : fromZonedTime(text, timeZone);
-  return isValid(date) ? date.getTime() : undefined;
+  return parseIsoInZone(text, timeZone);
 }
 
 /** Validates a `POST /exports` body; every problem is reported with its path (422). */

@@ -1,5 +1,4 @@
 import { stringify } from 'csv-stringify';
-import { formatInTimeZone } from 'date-fns-tz';
 import type { Stringifier } from 'csv-stringify';
 import type { Account } from '../ports/accounts';
 import type { Clock } from '../ports/clock';
@@ -9,7 +8,7 @@ import type { Logger } from '../ports/logger';
 import type { Notifier } from '../ports/notifier';
 import type { Storage } from '../ports/storage';
 import { compileRules } from '../rules';
-import { isoTime } from '../time';
+import { formatInZone, isoTime } from '../time';
 import { compileColumns, rulesOnEvents } from './columns';
 import { notifyFinished } from './notify';
 import type { ExportSettings } from './settings';
@@ -45,7 +44,7 @@ function drained(stream: Stringifier): Promise<void> {
 
 /** The CSV's name: the day it was requested in the account's zone, and the export's ID. */
 export function exportFileName(exp: StoredExport, timeZone: string): string {
-  return `leads_${formatInTimeZone(Date.parse(exp.created_at), timeZone, 'yyyy-MM-dd')}_${exp.id}.csv`;
+  return `leads_${formatInZone(Date.parse(exp.created_at), timeZone, 'yyyy-MM-dd')}_${exp.id}.csv`;
 }
 
 /**

@@ -1,6 +1,5 @@
-import { toDate } from 'date-fns-tz';
 import { err, ok, type Result } from 'neverthrow';
-import { isoTime } from '../time';
+import { isoTime, parseIsoInZone } from '../time';
 import type { FeedbackInput, FeedbackType } from './types';
 
 /** Longest reason accepted; a stage name or a return reason, never a document. */
@@ -23,9 +22,8 @@ export interface ValidFeedback {
  */
 export function parseOccurredAt(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
-  // date-fns-tz reads the ISO 8601 forms (basic and extended, week and ordinal dates) and applies the zone only without an offset.
-  const ms = toDate(value.trim(), { timeZone: 'UTC' }).getTime();
-  return Number.isNaN(ms) ? undefined : ms;
+  // parseISO reads the ISO 8601 forms (basic and extended, week and ordinal dates); the zone applies only without an offset.
+  return parseIsoInZone(value.trim(), 'UTC');
 }
 
 /** A scalar body value as text: forms and XML send strings, JSON may send numbers. */

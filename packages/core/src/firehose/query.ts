@@ -1,7 +1,7 @@
-import { formatInTimeZone } from 'date-fns-tz';
 import { err, ok, type Result } from 'neverthrow';
 import { errors, type Issue, type LeadrouteError } from '../errors';
 import type { CloudLocation } from '../ports/cloud-storage';
+import { formatInZone } from '../time';
 import { cleanPrefix, isBucketName } from './config';
 
 /** A `GET /firehose` request, checked. */
@@ -26,7 +26,7 @@ const FLOW_ID = /^[A-Za-z0-9_-]{1,64}$/;
  * @example verificationFileName(Date.UTC(2025, 0, 2, 3, 4, 5, 6), 'abc') // 'platform_verification_abc_20250102030405006.txt'
  */
 export function verificationFileName(nowMs: number, flowId?: string): string {
-  const stamp = formatInTimeZone(nowMs, 'UTC', 'yyyyMMddHHmmssSSS');
+  const stamp = formatInZone(nowMs, 'UTC', 'yyyyMMddHHmmssSSS');
   return `platform_verification_${flowId ? `${flowId}_` : ''}${stamp}.txt`;
 }
 

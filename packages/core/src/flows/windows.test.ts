@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { DurationUnit } from './types';
 import { limitWindow } from './windows';
 
@@ -40,4 +40,46 @@ describe('limitWindow', () => {
       { seed: 12, numRuns: 300 },
     );
   });
+});
+
+// Windows around the daylight-saving changes of 2024 in London (31 March, 27 October)
+// and New York (10 March, 3 November): [zone, instant, duration, units, start, end].
+// Windows are cut on the wall clock: the hour the clocks repeat is one window of two real hours.
+const AROUND_CHANGES: readonly [string, string, number, DurationUnit, string, string][] = [
+  ['Europe/London', '2024-03-31T02:30:00Z', 1, 'hours', '2024-03-31T02:00:00.000Z', '2024-03-31T03:00:00.000Z'],
+  ['Europe/London', '2024-03-31T00:30:00Z', 1, 'hours', '2024-03-31T00:00:00.000Z', '2024-03-31T01:00:00.000Z'],
+  ['Europe/London', '2024-03-31T01:07:00Z', 15, 'minutes', '2024-03-31T01:00:00.000Z', '2024-03-31T01:15:00.000Z'],
+  ['Europe/London', '2024-03-31T12:00:00Z', 1, 'days', '2024-03-31T00:00:00.000Z', '2024-03-31T23:00:00.000Z'],
+  ['Europe/London', '2024-10-27T00:30:00Z', 1, 'hours', '2024-10-27T00:00:00.000Z', '2024-10-27T02:00:00.000Z'],
+  ['Europe/London', '2024-10-27T01:30:00Z', 1, 'hours', '2024-10-27T00:00:00.000Z', '2024-10-27T02:00:00.000Z'],
+  ['America/New_York', '2024-03-10T06:30:00Z', 1, 'hours', '2024-03-10T06:00:00.000Z', '2024-03-10T07:00:00.000Z'],
+  ['America/New_York', '2024-03-10T07:30:00Z', 1, 'hours', '2024-03-10T07:00:00.000Z', '2024-03-10T08:00:00.000Z'],
+  ['America/New_York', '2024-03-10T07:30:00Z', 4, 'hours', '2024-03-10T05:00:00.000Z', '2024-03-10T08:00:00.000Z'],
+  ['America/New_York', '2024-11-03T05:30:00Z', 1, 'hours', '2024-11-03T05:00:00.000Z', '2024-11-03T07:00:00.000Z'],
+  ['America/New_York', '2024-11-03T06:30:00Z', 1, 'hours', '2024-11-03T05:00:00.000Z', '2024-11-03T07:00:00.000Z'],
+  ['America/New_York', '2024-11-03T12:00:00Z', 1, 'days', '2024-11-03T04:00:00.000Z', '2024-11-04T05:00:00.000Z'],
+  ['America/New_York', '2024-03-15T12:00:00Z', 1, 'months', '2024-03-01T05:00:00.000Z', '2024-04-01T04:00:00.000Z'],
+  ['America/New_York', '2024-03-13T12:00:00Z', 1, 'weeks', '2024-03-11T04:00:00.000Z', '2024-03-18T04:00:00.000Z'],
+];
+
+describe('#18.14 limitWindow whatever the process time zone', () => {
+  const saved = process.env.TZ;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.TZ;
+    else process.env.TZ = saved;
+  });
+
+  it.each(['America/New_York', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kolkata', 'UTC'])(
+    '#18.14 windows around daylight-saving changes in London and New York hold their instant with process.env.TZ=%s',
+    (processZone) => {
+      process.env.TZ = processZone;
+      // Node applies a TZ set at run time to Date's local methods: the test really runs in that zone.
+      const januaryOffset = { 'America/New_York': 300, 'Europe/London': 0, 'Australia/Lord_Howe': -660, 'Asia/Kolkata': -330, UTC: 0 }[processZone];
+      expect(new Date('2024-01-15T12:00:00Z').getTimezoneOffset()).toBe(januaryOffset);
+      for (const [zone, at, duration, units, start, end] of AROUND_CHANGES) {
+        const now = Date.parse(at);
+        expect(limitWindow(now, duration, units, zone), `${duration} ${units} in ${zone} at ${at}`).toEqual({ start, end });
+      }
+    },
+  );
 });

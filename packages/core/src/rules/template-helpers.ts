@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { formatInTimeZone } from 'date-fns-tz';
+import { formatInZone, isTimeZone } from '../time';
 import { parseDateText } from './fields/dates';
 import { isParsedValue } from './fields/parsed';
 import { compilePattern } from './regex';
@@ -41,8 +41,10 @@ function format(args: readonly unknown[], env: EvalEnv | undefined): unknown {
   const timeZone = zone === undefined ? (env?.timeZone ?? 'UTC') : toText(zone);
   const epoch = epochOf(value, timeZone);
   if (epoch === null) return '';
+  // An unknown zone formats nothing (formatInZone would fall back to UTC).
+  if (!isTimeZone(timeZone)) return '';
   try {
-    return formatInTimeZone(epoch, timeZone, spec || "yyyy-MM-dd'T'HH:mm:ssXXX");
+    return formatInZone(epoch, timeZone, spec || "yyyy-MM-dd'T'HH:mm:ssXXX");
   } catch {
     return '';
   }

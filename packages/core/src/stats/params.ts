@@ -1,10 +1,8 @@
-import { isValid, parseISO } from 'date-fns';
-import { fromZonedTime } from 'date-fns-tz';
 import { err, ok, type Result } from 'neverthrow';
 import type { Issue } from '../errors';
 import type { RollupKind } from '../ports/rollups';
 import { type RuleElement, validateRules } from '../rules';
-import { isTimeZone } from '../time';
+import { isTimeZone, parseIsoInZone } from '../time';
 import { INTERVALS, type StatsInterval, today } from './buckets';
 
 /** Group keys rollups hold; any other group_by is a lead field and is read from events. */
@@ -45,17 +43,20 @@ const FIELD = /^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,5}$/;
 const MAX_GROUPS = 6;
 
 /**
+ * Longest range of event statistics, in days. Events are kept 90 days; 400 covers that
+ * and any calendar year. A longer range is refused (400) before anything is read.
+ */
+export const MAX_STATS_RANGE_DAYS = 400;
+const MAX_RANGE_MS = MAX_STATS_RANGE_DAYS * 86_400_000;
+
+/**
  * Reads an instant: epoch ms, ISO 8601 with an offset, or a date or date-time
  * without one, read in the requested zone (`start=2026-03-08` is midnight there).
  */
 function instant(value: string, zone: string): number | undefined {
   if (/^\d{10,}$/.test(value)) return Number(value);
   if (!/^\d{4}-\d{2}-\d{2}/.test(value)) return undefined;
-  const parsed = parseISO(value);
-  if (!isValid(parsed)) return undefined;
-  if (/(Z|[+-]\d{2}(:?\d{2})?)$/i.test(value) && value.includes('T')) return parsed.getTime();
-  const local = fromZonedTime(value.length === 10 ? `${value}T00:00:00` : value, zone).getTime();
-  return Number.isNaN(local) ? undefined : local;
+  return parseIsoInZone(value, zone);
 }
 
 /** Validates the parameters of GET /events/stats, naming every bad one (400). */
@@ -102,6 +103,10 @@ export function parseStatsQuery(params: URLSearchParams, accountZone: string, no
   if (start === undefined) bad('start', 'must be an ISO 8601 date or date-time, or epoch milliseconds');
   if (end === undefined) bad('end', 'must be an ISO 8601 date or date-time, or epoch milliseconds');
   if (start !== undefined && end !== undefined && end <= start) bad('end', 'must be after start');
+  else if (start !== undefined && end !== undefined && end - start > MAX_RANGE_MS) {
+    if (endText === undefined) bad('start', `must be at most ${MAX_STATS_RANGE_DAYS} days before the end of today when end is not given`);
+    else bad('end', `must be at most ${MAX_STATS_RANGE_DAYS} days after start (events are kept 90 days)`);
+  }
 
   const rules: RuleElement[] = [];
   params.getAll('rule').forEach((text, i) => {

@@ -95,16 +95,31 @@ describe('groupRollupCells', () => {
     const q = query(params);
     // What a store answers: the range's cells of the query's kinds.
     const inRange = cells.filter((c) => Date.parse(c.hour) >= q.start && Date.parse(c.hour) < q.end && q.kinds.has(c.kind));
-    const rows = groupRows(groupRollupCells(inRange, q), q.groupBy);
+    const rows = groupRows(groupRollupCells(inRange, q) ?? [], q.groupBy);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows).toEqual(groupRows(fromEvents(events, q), q.groupBy));
   });
 
   it('groups cells without an ID (source-side kinds have no recipient) as null', () => {
     const q = query({ type: 'source', group_by: 'recipient_id', start: '2026-03-07', end: '2026-03-10' });
-    const rows = groupRows(groupRollupCells(cells.filter((c) => q.kinds.has(c.kind)), q), q.groupBy);
+    const rows = groupRows(groupRollupCells(cells.filter((c) => q.kinds.has(c.kind)), q) ?? [], q.groupBy);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ recipient_id: null, 'recipient-submitted': 0 });
     expect(rows[0]?.['source-submitted']).toBe(events.filter((e) => e.type === 'source').length);
+  });
+
+  it('#18.7 answers a half-hour zone from cells unless an interval boundary falls inside a stored hour', () => {
+    const cell = (hour: string): RollupRow => ({
+      account_id: ACCOUNT, hour, flow_id: FLOWS[0] as string, source_id: SOURCES[0] as string, recipient_id: '', step_id: '', kind: 'source',
+      outcome: 'success', category: '', stage: '', count: 1, cost: 0, revenue: 0, purchase_price: 0,
+    });
+    const q = query({ interval: 'daily', timezone: 'Asia/Kolkata', start: '2026-03-07', end: '2026-03-10' });
+    // Midnight in Kolkata is 18:30Z: the hour from 17:00Z is inside one day, the hour from 18:00Z is not.
+    const whole = groupRollupCells([cell('2026-03-07T17:00:00.000Z'), cell('2026-03-08T03:00:00.000Z')], q);
+    expect(groupRows(whole ?? [], q.groupBy).map((r) => [r.time, r['source-submitted']])).toEqual([
+      ['2026-03-07T00:00:00+05:30', 1],
+      ['2026-03-08T00:00:00+05:30', 1],
+    ]);
+    expect(groupRollupCells([cell('2026-03-07T17:00:00.000Z'), cell('2026-03-07T18:00:00.000Z')], q)).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import type { RollupRow } from '../ports/rollups';
-import { bucketStart, zonedIso } from './buckets';
+import { hourBucket, zonedIso } from './buckets';
 import type { StatsQuery } from './params';
 import { addToGroup, newGroup, type StatsGroup } from './rows';
 
@@ -27,9 +27,10 @@ const valueOf = (cell: RollupRow, key: Key, time: number): string | number =>
  * together), and an interval start is worked out once per distinct hour, not per
  * cell (zone arithmetic is the costly part). Cells are those of the query's kinds:
  * the store filters them (`RollupQuery.kinds`). Groups keep the order of their
- * first cells; callers sort them.
+ * first cells; callers sort them. Undefined when an interval boundary of the query's
+ * zone falls inside a stored hour (see {@link hourBucket}): only the events can answer.
  */
-export function groupRollupCells(cells: readonly RollupRow[], q: StatsQuery): StatsGroup[] {
+export function groupRollupCells(cells: readonly RollupRow[], q: StatsQuery): StatsGroup[] | undefined {
   const keys = q.groupBy.map((k) => {
     const key = KEYS[k];
     if (key === undefined) throw new Error(`groupRollupCells: ${k} is not a rollup key`);
@@ -61,7 +62,12 @@ export function groupRollupCells(cells: readonly RollupRow[], q: StatsQuery): St
     if (interval && cell.hour !== lastHour) {
       lastHour = cell.hour;
       let at = hourStarts.get(lastHour);
-      if (at === undefined) hourStarts.set(lastHour, (at = bucketStart(Date.parse(lastHour), interval, q.zone)));
+      if (at === undefined) {
+        at = hourBucket(Date.parse(lastHour), interval, q.zone);
+        // An interval boundary inside a stored hour: its cell cannot be split, the events can.
+        if (at === undefined) return undefined;
+        hourStarts.set(lastHour, at);
+      }
       time = at;
     }
     let g: StatsGroup | undefined;

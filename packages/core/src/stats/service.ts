@@ -1,4 +1,4 @@
-import { errAsync, ResultAsync } from 'neverthrow';
+import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import type { Principal } from '../context';
 import { errors, type LeadrouteError } from '../errors';
 import type { StoredEvent } from '../events/types';
@@ -7,10 +7,10 @@ import type { RollupKind, RollupRow } from '../ports/rollups';
 import type { Storage } from '../ports/storage';
 import { compileRules } from '../rules';
 import { isoTime } from '../time';
-import { bucketStart, hourAligned, zonedIso } from './buckets';
+import { bucketStart, zonedIso } from './buckets';
 import { eventRows } from './cells';
 import { pingWon } from './observer';
-import { parseStatsQuery, ROLLUP_KEYS, type StatsQuery } from './params';
+import { type MAX_STATS_RANGE_DAYS, parseStatsQuery, ROLLUP_KEYS, type StatsQuery } from './params';
 import { groupRollupCells } from './rollup-groups';
 import { addToGroup, groupRow, groupRows, newGroup, type StatsGroup, type StatsRow } from './rows';
 
@@ -29,7 +29,9 @@ export interface StatsApi {
    * `group_by`), each with the counters of {@link groupRow}. Group keys from
    * rollups (flow_id, source_id, recipient_id, time) are answered from hourly
    * rollups; lead fields, rule filters, minutely intervals, ranges not on the
-   * hour and zones off a whole-hour offset aggregate the events in range.
+   * hour and intervals whose boundaries fall inside a stored hour (a zone off a
+   * whole-hour offset) aggregate the events in range. A range longer than
+   * {@link MAX_STATS_RANGE_DAYS} days is refused (400).
    */
   compute(principal: Principal, params: URLSearchParams | Record<string, string | readonly string[]>): ResultAsync<StatsResult, LeadrouteError>;
 }
@@ -45,6 +47,7 @@ const EVENT_TYPES: Record<RollupKind, string> = {
   'conversion-sent': 'feedback-sent',
 };
 const PAGE = 1000;
+const HOUR = 3_600_000;
 
 const text = (v: unknown): string | null =>
   v === undefined || v === null ? null : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
@@ -106,7 +109,10 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
   const fromRollups = (principal: Principal, q: StatsQuery) =>
     storage.rollups
       .query({ account_id: principal.account.id, from: isoTime(q.start), to: isoTime(q.end), kinds: [...q.kinds] })
-      .map((cells) => result(q, groupRollupCells(cells, q), 'rollups'));
+      .andThen((cells) => {
+        const groups = groupRollupCells(cells, q);
+        return groups ? okAsync(result(q, groups, 'rollups')) : fromEvents(principal, q);
+      });
 
   const fromEvents = (principal: Principal, q: StatsQuery): ResultAsync<StatsResult, LeadrouteError> => {
     const g = groupsOf(q);
@@ -144,7 +150,9 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
       if (parsed.isErr()) return errAsync(errors.badRequest('The statistics query is not valid.', parsed.error));
       const q = parsed.value;
       const fieldGroups = q.groupBy.some((k) => !(ROLLUP_KEYS as readonly string[]).includes(k));
-      const needsEvents = fieldGroups || q.rules.length > 0 || q.interval === 'minutely' || !hourAligned(q.start, q.end, q.interval ? q.zone : 'UTC');
+      // Whether the zone's intervals split a stored hour is asked of the stored hours (in
+      // groupRollupCells), not of every hour in the range: the cost follows the data.
+      const needsEvents = fieldGroups || q.rules.length > 0 || q.interval === 'minutely' || q.start % HOUR !== 0 || q.end % HOUR !== 0;
       return needsEvents ? fromEvents(principal, q) : fromRollups(principal, q);
     },
   };

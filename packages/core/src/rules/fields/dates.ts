@@ -1,5 +1,5 @@
 import { isValid, parse } from 'date-fns';
-import { fromZonedTime, toDate } from 'date-fns-tz';
+import { parseIsoInZone, WallDate, wallClockInstant } from '../../time';
 import type { ParsedValue } from '../types';
 import type { ParseOptions } from './parsed';
 import { parsed, rawText } from './parsed';
@@ -28,10 +28,11 @@ export function parseDateText(value: unknown, timeZone: string): number | null {
   if (/^\d{9,}$/.test(text)) return parseDateText(Number(text), timeZone);
   if (US_DATE.test(text)) {
     for (const format of US_FORMATS) {
-      const wall = parse(text, format, new Date(0));
+      // Parsed into UTC fields (a plain Date would take the process zone's), then placed in the zone.
+      const wall = parse(text, format, new WallDate(0));
       if (!isValid(wall)) continue;
-      // An unknown zone gives an invalid date, which must read as "no date", not NaN.
-      const moment = fromZonedTime(wall, timeZone).getTime();
+      // An unknown zone gives NaN, which must read as "no date".
+      const moment = wallClockInstant(wall.getTime(), timeZone);
       return Number.isNaN(moment) ? null : moment;
     }
     return null;
@@ -42,8 +43,7 @@ export function parseDateText(value: unknown, timeZone: string): number | null {
     const moment = Date.parse(text);
     if (!Number.isNaN(moment)) return moment;
   }
-  const moment = toDate(text, { timeZone });
-  return Number.isNaN(moment.getTime()) ? null : moment.getTime();
+  return parseIsoInZone(text, timeZone) ?? null;
 }
 
 const NO_DATE = { epoch: null, date: null, time: null, year: null, month: null, day: null, hour: null, minute: null, weekday: null, has_time: false };
@@ -94,7 +94,7 @@ export function parseTime(raw: unknown): ParsedValue {
   const text = rawText(raw);
   // Only the formats the text could be in are tried: each parse attempt is costly.
   for (const format of /[ap]\.?m\.?$/i.test(text) ? MERIDIEM_FORMATS : CLOCK_FORMATS) {
-    const wall = parse(text, format, new Date(0));
+    const wall = parse(text, format, new WallDate(0));
     if (!isValid(wall)) continue;
     const hour = wall.getHours();
     const minute = wall.getMinutes();

@@ -1,3 +1,5 @@
+import { canonicalTimeZone } from '../../time';
+
 /** Calendar fields of a moment as a wall clock in some zone shows them. */
 export interface WallClock {
   readonly year: number;
@@ -11,28 +13,27 @@ export interface WallClock {
 }
 
 const WEEKDAYS: Record<string, number> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Sun: 7 };
-const formats = new Map<string, Intl.DateTimeFormat | null>();
+const formats = new Map<string, Intl.DateTimeFormat>();
 
-// Intl formatters are costly to build and cheap to use: one per zone, kept.
+// Intl formatters are costly to build and cheap to use: one per zone, kept. Kept by
+// canonical name only (a few hundred exist), so made-up or re-cased names grow nothing.
 function formatFor(timeZone: string): Intl.DateTimeFormat | null {
-  let format = formats.get(timeZone);
+  const name = canonicalTimeZone(timeZone);
+  if (name === undefined) return null;
+  let format = formats.get(name);
   if (format === undefined) {
-    try {
-      format = new Intl.DateTimeFormat('en-US', {
-        timeZone, hourCycle: 'h23', weekday: 'short', year: 'numeric', month: 'numeric', day: 'numeric',
-        hour: 'numeric', minute: 'numeric', second: 'numeric',
-      });
-    } catch {
-      format = null;
-    }
-    formats.set(timeZone, format);
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: name, hourCycle: 'h23', weekday: 'short', year: 'numeric', month: 'numeric', day: 'numeric',
+      hour: 'numeric', minute: 'numeric', second: 'numeric',
+    });
+    formats.set(name, format);
   }
   return format;
 }
 
 /** Whether `timeZone` is an IANA zone this runtime knows. */
 export function isKnownTimeZone(timeZone: string): boolean {
-  return formatFor(timeZone) !== null;
+  return canonicalTimeZone(timeZone) !== undefined;
 }
 
 /** The wall clock at `epoch` in `timeZone` (UTC when the zone is unknown). */

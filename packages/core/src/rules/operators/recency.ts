@@ -1,7 +1,7 @@
 import { sub } from 'date-fns';
-import { fromZonedTime, toZonedTime } from 'date-fns-tz';
 import type { Result } from 'neverthrow';
 import { err, ok } from 'neverthrow';
+import { WallDate, wallClockInstant, wallClockMs } from '../../time';
 import { parseDateText } from '../fields/dates';
 import { isParsedValue, normalOf } from '../fields/parsed';
 import type { EvalEnv } from '../types';
@@ -44,7 +44,7 @@ function windowStart(window: Window, env: EvalEnv): number {
   const start =
     unit === 'minutes' || unit === 'hours'
       ? env.now - amount * (unit === 'minutes' ? 60_000 : 3_600_000)
-      : fromZonedTime(sub(toZonedTime(env.now, env.timeZone), { [unit]: amount }), env.timeZone).getTime();
+      : wallClockInstant(sub(new WallDate(wallClockMs(env.now, env.timeZone)), { [unit]: amount }).getTime(), env.timeZone);
   memo.now = env.now;
   memo.zone = env.timeZone;
   memo.start = start;
