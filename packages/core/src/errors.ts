@@ -18,10 +18,13 @@ export type LeadrouteError =
   | { readonly type: 'NotAcceptable'; readonly message: string }
   | { readonly type: 'Conflict'; readonly message: string }
   | { readonly type: 'PayloadTooLarge'; readonly message: string; readonly limit: number }
-  | { readonly type: 'UnsupportedMediaType'; readonly message: string }
+  /** `charset` is set when the media type is readable but its declared charset is not. */
+  | { readonly type: 'UnsupportedMediaType'; readonly message: string; readonly charset?: string }
   | { readonly type: 'Validation'; readonly message: string; readonly issues: readonly Issue[] }
   | { readonly type: 'StorageFailure'; readonly message: string; readonly cause?: unknown }
-  | { readonly type: 'UpstreamFailure'; readonly message: string; readonly cause?: unknown };
+  | { readonly type: 'UpstreamFailure'; readonly message: string; readonly cause?: unknown }
+  /** The client went away before its answer: read-only work stops, nobody is answered. */
+  | { readonly type: 'Aborted'; readonly message: string; readonly cause?: unknown };
 
 export type ErrorType = LeadrouteError['type'];
 
@@ -47,7 +50,8 @@ export const errors = {
     message: `Request body is larger than ${limit} bytes.`,
     limit,
   }),
-  unsupportedMediaType: (message: string): LeadrouteError => ({ type: 'UnsupportedMediaType', message }),
+  unsupportedMediaType: (message: string, charset?: string): LeadrouteError =>
+    charset === undefined ? { type: 'UnsupportedMediaType', message } : { type: 'UnsupportedMediaType', message, charset },
   validation: (issues: readonly Issue[], message = 'The request is not valid.'): LeadrouteError => ({
     type: 'Validation',
     message,
@@ -55,4 +59,5 @@ export const errors = {
   }),
   storageFailure: (message: string, cause?: unknown): LeadrouteError => ({ type: 'StorageFailure', message, cause }),
   upstreamFailure: (message: string, cause?: unknown): LeadrouteError => ({ type: 'UpstreamFailure', message, cause }),
+  aborted: (message = 'The client closed the connection.', cause?: unknown): LeadrouteError => ({ type: 'Aborted', message, cause }),
 } as const;

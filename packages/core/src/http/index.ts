@@ -1,5 +1,5 @@
 export { AUTHENTICATE_CHALLENGE, BASIC_USER, presentedKey } from './auth';
-export { BODY_MEDIA_TYPES, type BodyFormat, type BodyLimits, DEFAULT_BODY_LIMITS, parseBody, readBody } from './body';
+export { BODY_MEDIA_TYPES, type BodyFormat, type BodyLimits, type BodyType, DEFAULT_BODY_LIMITS, parseBody, readBody } from './body';
 export { type CertificateHandlerOptions, certificateRoutes, createCertificateHandler } from './certificate-handler';
 export { createHttpHandler, type HttpHandlerOptions } from './handler';
 export { header } from './headers';

@@ -16,6 +16,8 @@ export function statusOf(error: LeadrouteError): number {
     .with({ type: 'Validation' }, () => 422)
     .with({ type: 'UpstreamFailure' }, () => 502)
     .with({ type: 'StorageFailure' }, () => 503)
+    // nginx's code for a client that closed the connection: it only reaches logs, never a client.
+    .with({ type: 'Aborted' }, () => 499)
     .exhaustive();
 }
 
@@ -30,6 +32,7 @@ const TITLES: Record<number, string> = {
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
+  499: 'Client Closed Request',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',

@@ -11,6 +11,8 @@ export interface HttpRequest {
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
   /** The raw body: a Node request stream, or bytes already read. Never a parsed object. */
   readonly body?: AsyncIterable<Uint8Array> | Uint8Array | string;
+  /** Aborted by the binding when the client goes away before its answer is sent; read-only routes then stop. */
+  readonly signal?: AbortSignal;
 }
 
 /** What the bindings write back. */
@@ -39,6 +41,8 @@ export interface RouteContext {
   /** The media type chosen from the route's `produces` by the Accept header. */
   readonly mediaType: string;
   readonly requestId: string;
+  /** The request's {@link HttpRequest.signal}, or one that never aborts: pass it to read-only work. */
+  readonly signal: AbortSignal;
 }
 
 export type RouteResult = ResultAsync<Reply, LeadrouteError> | Promise<Result<Reply, LeadrouteError>>;

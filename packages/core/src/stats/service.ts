@@ -1,4 +1,4 @@
-import { errAsync, ResultAsync } from 'neverthrow';
+import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import type { Principal } from '../context';
 import { errors, type LeadrouteError } from '../errors';
 import type { StoredEvent } from '../events/types';
@@ -31,7 +31,11 @@ export interface StatsApi {
    * rollups; lead fields, rule filters, minutely intervals, ranges not on the
    * hour and zones off a whole-hour offset aggregate the events in range.
    */
-  compute(principal: Principal, params: URLSearchParams | Record<string, string | readonly string[]>): ResultAsync<StatsResult, LeadrouteError>;
+  compute(
+    principal: Principal,
+    params: URLSearchParams | Record<string, string | readonly string[]>,
+    options?: { readonly signal?: AbortSignal },
+  ): ResultAsync<StatsResult, LeadrouteError>;
 }
 
 const EVENT_TYPES: Record<RollupKind, string> = {
@@ -103,12 +107,12 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
     return { add, finish: () => result(q, [...groups.values()], 'events') };
   };
 
-  const fromRollups = (principal: Principal, q: StatsQuery) =>
+  const fromRollups = (principal: Principal, q: StatsQuery, signal?: AbortSignal) =>
     storage.rollups
       .query({ account_id: principal.account.id, from: isoTime(q.start), to: isoTime(q.end), kinds: [...q.kinds] })
-      .map((cells) => result(q, groupRollupCells(cells, q), 'rollups'));
+      .andThen((cells) => (signal?.aborted ? errAsync(errors.aborted()) : okAsync(result(q, groupRollupCells(cells, q), 'rollups'))));
 
-  const fromEvents = (principal: Principal, q: StatsQuery): ResultAsync<StatsResult, LeadrouteError> => {
+  const fromEvents = (principal: Principal, q: StatsQuery, signal?: AbortSignal): ResultAsync<StatsResult, LeadrouteError> => {
     const g = groupsOf(q);
     const filter = q.rules.length > 0 ? compileRules(q.rules, 'and') : undefined;
     const now = clock.now();
@@ -118,6 +122,12 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
     const run = async (): Promise<StatsResult> => {
       let after: string | undefined;
       for (;;) {
+        if (signal) {
+          // Storage may answer from memory without ever yielding; a turn of the event loop per page
+          // lets a hang-up be heard, and work nobody will read stops (read-only, so nothing is left half done).
+          await new Promise(setImmediate);
+          if (signal.aborted) throw errors.aborted();
+        }
         const page = await storage.events.query({ account_id: principal.account.id, start: q.start, end: q.end, types, live_at: isoTime(now), sort: 'asc', limit: PAGE, ...(after ? { after_id: after } : {}) });
         if (page.isErr()) throw page.error;
         for (const event of page.value) {
@@ -139,13 +149,13 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
   };
 
   return {
-    compute(principal, input) {
+    compute(principal, input, options = {}) {
       const parsed = parseStatsQuery(toParams(input), principal.account.time_zone, clock.now());
       if (parsed.isErr()) return errAsync(errors.badRequest('The statistics query is not valid.', parsed.error));
       const q = parsed.value;
       const fieldGroups = q.groupBy.some((k) => !(ROLLUP_KEYS as readonly string[]).includes(k));
       const needsEvents = fieldGroups || q.rules.length > 0 || q.interval === 'minutely' || !hourAligned(q.start, q.end, q.interval ? q.zone : 'UTC');
-      return needsEvents ? fromEvents(principal, q) : fromRollups(principal, q);
+      return needsEvents ? fromEvents(principal, q, options.signal) : fromRollups(principal, q, options.signal);
     },
   };
 }
