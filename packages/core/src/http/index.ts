@@ -3,6 +3,7 @@ export { BODY_MEDIA_TYPES, type BodyFormat, type BodyLimits, type BodyType, DEFA
 export { type CertificateHandlerOptions, certificateRoutes, createCertificateHandler } from './certificate-handler';
 export { createHttpHandler, type HttpHandlerOptions } from './handler';
 export { header } from './headers';
+export { answersEarly, type NodeConnectionOptions, nodeRequest, tooDeepResponse, writeEarlyAnswer } from './node';
 export { json, JSON_OR_XML, negotiated } from './reply';
 export { type OpenApiDocument, openApiDocument } from './openapi';
 export { type JsonSchema, SCHEMAS } from './schemas';
