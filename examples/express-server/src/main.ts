@@ -11,6 +11,14 @@ import { CALLERS, demoBuyerModule, seed } from './seed';
 const app = express();
 // Listen first: export download links are absolute, so the service needs its own address.
 const server = app.listen(Number(process.env.PORT ?? 3000));
+// Bounds on what one connection can hold (see SECURITY.md, "One request never stalls the server"):
+// headers within 10 s and a whole request (10 MB body included) within 60 s; a socket with no
+// progress either way for 60 s (a client that stopped reading its answers) is closed; and a
+// kept-alive connection serves at most 1,000 requests before it is closed.
+server.headersTimeout = 10_000;
+server.requestTimeout = 60_000;
+server.timeout = 60_000;
+server.maxRequestsPerSocket = 1_000;
 await once(server, 'listening');
 const url = process.env.LEADROUTE_PUBLIC_URL ?? `http://localhost:${(server.address() as AddressInfo).port}`;
 
