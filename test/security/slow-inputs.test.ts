@@ -305,6 +305,13 @@ describe.each(BINDINGS)('connections through %s', (name) => {
         codes.push(await promisify(execFile)('curl', args).then((r) => r.stdout, (e: { stdout?: string }) => `failed ${e.stdout ?? ''}`));
       }
       expect(codes).toEqual(Array(20).fill('413'));
+      // Chunked, so the 413 comes while reading, with the handler's reader left on the stream.
+      const chunked: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const args = ['-s', '-o', '/dev/null', '-w', '%{http_code}', '-H', 'content-type: application/json', '-H', 'transfer-encoding: chunked', '--data-binary', `@${file}`, `${binding.url}/feedback?event_id=${EVENT}`];
+        chunked.push(await promisify(execFile)('curl', args).then((r) => r.stdout, (e: { stdout?: string }) => `failed ${e.stdout ?? ''}`));
+      }
+      expect(chunked).toEqual(Array(5).fill('413'));
     } finally {
       await binding.close();
     }
