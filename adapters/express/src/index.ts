@@ -41,7 +41,10 @@ export function expressRouter(service: LeadService, options?: ExpressRouterOptio
  * @example
  * app.use('/certificates', expressCertificateRouter(service));
  */
-export function expressCertificateRouter(service: LeadService, options?: CertificateHandlerOptions & { readonly connection?: NodeConnectionOptions }): RequestHandler {
+export function expressCertificateRouter(
+  service: LeadService,
+  options?: CertificateHandlerOptions & { readonly connection?: NodeConnectionOptions },
+): RequestHandler {
   return middleware(createCertificateHandler(service, options), options?.connection);
 }
 

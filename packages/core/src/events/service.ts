@@ -13,7 +13,11 @@ import type { EventRecord, StoredEvent } from './types';
 /** The `events` sub-API: the account's event records. */
 export interface EventsApi {
   /** Events matching the query (GET /events parameters or a POST /events body), by ID order. */
-  list(principal: Principal, query: Record<string, unknown>, options?: { readonly signal?: AbortSignal }): ResultAsync<Record<string, unknown>[], LeadrouteError>;
+  list(
+    principal: Principal,
+    query: Record<string, unknown>,
+    options?: { readonly signal?: AbortSignal },
+  ): ResultAsync<Record<string, unknown>[], LeadrouteError>;
   get(principal: Principal, id: string): ResultAsync<EventRecord, LeadrouteError>;
   /** Deletes events, leads and their search entries past the 90-day retention; what was deleted. */
   purgeExpired(): ResultAsync<{ events: number; leads: number; searchEntries: number }, LeadrouteError>;
@@ -31,7 +35,12 @@ export function createEventsApi(deps: { storage: Storage; clock: Clock }): Event
   const { storage, clock } = deps;
 
   /** Pages through the store until `limit` events pass the rule filters (or the store runs out). */
-  const collect = (principal: Principal, q: EventQuery, filter: CompiledRuleSet | undefined, signal?: AbortSignal): ResultAsync<StoredEvent[], LeadrouteError> => {
+  const collect = (
+    principal: Principal,
+    q: EventQuery,
+    filter: CompiledRuleSet | undefined,
+    signal?: AbortSignal,
+  ): ResultAsync<StoredEvent[], LeadrouteError> => {
     const found: StoredEvent[] = [];
     const now = clock.now();
     const env = { now, timeZone: principal.account.time_zone };
@@ -70,7 +79,8 @@ export function createEventsApi(deps: { storage: Storage; clock: Clock }): Event
       if (parsed.isErr()) return errAsync(errors.badRequest('The events query is not valid.', parsed.error));
       const q = parsed.value;
       const filter = q.rules.length > 0 ? compileRules(q.rules, 'and') : undefined;
-      return collect(principal, q, filter, options.signal).map((events) => events.map((e) => project(toEventRecord(e) as unknown as Record<string, unknown>, q.include, q.exclude)));
+      return collect(principal, q, filter, options.signal).map((events) =>
+        events.map((e) => project(toEventRecord(e) as unknown as Record<string, unknown>, q.include, q.exclude)));
     },
     get(principal, id) {
       if (!isId(id)) return errAsync(errors.notFound('event', id));

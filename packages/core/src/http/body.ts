@@ -103,7 +103,8 @@ export function bodyFormat(request: HttpRequest): Result<BodyType, LeadrouteErro
   try {
     return ok({ format, charset: new TextDecoder(label).encoding });
   } catch {
-    return err(errors.unsupportedMediaType(`Charset ${label} is not supported; use utf-8, iso-8859-1, windows-1252, utf-16le or another WHATWG encoding.`, label));
+    const message = `Charset ${label} is not supported; use utf-8, iso-8859-1, windows-1252, utf-16le or another WHATWG encoding.`;
+    return err(errors.unsupportedMediaType(message, label));
   }
 }
 

@@ -36,7 +36,8 @@ export function tooDeepResponse(maxPipelined: number): HttpResponse {
     detail: `More than ${maxPipelined} requests are waiting for answers on this connection; read the answers, or open another connection.`,
     code: 'TooManyPipelined',
   };
-  return { status: 503, headers: { 'content-type': 'application/problem+json; charset=utf-8', connection: 'close', 'retry-after': '1' }, body: JSON.stringify(problem) };
+  const headers = { 'content-type': 'application/problem+json; charset=utf-8', connection: 'close', 'retry-after': '1' };
+  return { status: 503, headers, body: JSON.stringify(problem) };
 }
 
 /** Resolves once `res` is written out to a socket that can take more, or once either is gone. */

@@ -38,7 +38,11 @@ export interface SearchApi {
    * phrases as written, case-insensitive; by relevance unless `sort_by`. `from`
    * and `limit` (default 10, at most 100) page through the first 1,000 matches.
    */
-  leads(principal: Principal, params: URLSearchParams | Record<string, string>, options?: { readonly signal?: AbortSignal }): ResultAsync<SearchResult, LeadrouteError>;
+  leads(
+    principal: Principal,
+    params: URLSearchParams | Record<string, string>,
+    options?: { readonly signal?: AbortSignal },
+  ): ResultAsync<SearchResult, LeadrouteError>;
   /** Forgets leads past retention; how many. */
   purgeExpired(): ResultAsync<number, LeadrouteError>;
 }
