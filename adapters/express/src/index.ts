@@ -1,4 +1,5 @@
 import {
+  answersEarly,
   type CertificateHandlerOptions,
   createCertificateHandler,
   createHttpHandler,
@@ -6,13 +7,20 @@ import {
   type HttpHandlerOptions,
   type HttpResponse,
   type LeadService,
+  type NodeConnectionOptions,
+  nodeRequest,
+  writeEarlyAnswer,
 } from '@leadroute/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 /** Options of {@link expressRouter}. */
-export type ExpressRouterOptions = HttpHandlerOptions;
+export interface ExpressRouterOptions extends HttpHandlerOptions {
+  /** Pipelining depth, and how a 413 given before the body was read drains that body. @default NodeConnectionOptions' defaults */
+  readonly connection?: NodeConnectionOptions;
+}
 
-function send(res: Response, response: HttpResponse): void {
+function send(req: Request, res: Response, response: HttpResponse, options?: NodeConnectionOptions): void {
+  if (answersEarly(req, response)) return writeEarlyAnswer(req, res, response, options);
   // One writeHead with every header (merged with any set before, such as X-Powered-By).
   res.writeHead(response.status, response.headers).end(response.body);
 }
@@ -24,7 +32,7 @@ function send(res: Response, response: HttpResponse): void {
  * app.use('/leadroute', expressRouter(createLeadService({ storage: memoryStorage() })));
  */
 export function expressRouter(service: LeadService, options?: ExpressRouterOptions): RequestHandler {
-  return middleware(createHttpHandler(service, options));
+  return middleware(createHttpHandler(service, options), options?.connection);
 }
 
 /**
@@ -33,13 +41,20 @@ export function expressRouter(service: LeadService, options?: ExpressRouterOptio
  * @example
  * app.use('/certificates', expressCertificateRouter(service));
  */
-export function expressCertificateRouter(service: LeadService, options?: CertificateHandlerOptions): RequestHandler {
-  return middleware(createCertificateHandler(service, options));
+export function expressCertificateRouter(
+  service: LeadService,
+  options?: CertificateHandlerOptions & { readonly connection?: NodeConnectionOptions },
+): RequestHandler {
+  return middleware(createCertificateHandler(service, options), options?.connection);
 }
 
-function middleware(handle: HttpHandler): RequestHandler {
+function middleware(handle: HttpHandler, options?: NodeConnectionOptions): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
+    // The client's address as Express sees it (after its trust-proxy rules): key-less routes throttle failed look-ups by it.
     const remoteAddress = req.ip === undefined ? {} : { remoteAddress: req.ip };
-    handle({ method: req.method, url: req.url, headers: req.headers, body: req, ...remoteAddress }).then((response) => send(res, response), next);
+    // nodeRequest waits for this connection's previous answer to be written out (pipelining).
+    nodeRequest(req, res, req.url, req.headers, options)
+      .then((request) => ('status' in request ? request : handle({ ...request, ...remoteAddress })))
+      .then((response) => send(req, res, response, options), next);
   };
 }

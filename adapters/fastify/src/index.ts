@@ -1,4 +1,13 @@
-import { createCertificateHandler, createHttpHandler, type HttpHandlerOptions, type LeadService } from '@leadroute/core';
+import {
+  answersEarly,
+  createCertificateHandler,
+  createHttpHandler,
+  type HttpHandlerOptions,
+  type LeadService,
+  type NodeConnectionOptions,
+  nodeRequest,
+  writeEarlyAnswer,
+} from '@leadroute/core';
 import type { FastifyPluginAsync } from 'fastify';
 
 /** Options of the {@link leadroute} plugin. */
@@ -11,6 +20,8 @@ export interface LeadroutePluginOptions extends HttpHandlerOptions {
    * @example await app.register(leadroute, { service, serve: 'certificates', prefix: '/certificates' });
    */
   readonly serve?: 'api' | 'certificates';
+  /** Pipelining depth, and how a 413 given before the body was read drains that body. @default NodeConnectionOptions' defaults */
+  readonly connection?: NodeConnectionOptions;
 }
 
 /**
@@ -20,7 +31,7 @@ export interface LeadroutePluginOptions extends HttpHandlerOptions {
  * @example
  * await app.register(leadroute, { service, prefix: '/leadroute' });
  */
-export const leadroute: FastifyPluginAsync<LeadroutePluginOptions> = async (app, { service, serve = 'api', ...options }) => {
+export const leadroute: FastifyPluginAsync<LeadroutePluginOptions> = async (app, { service, serve = 'api', connection, ...options }) => {
   const handle = serve === 'certificates' ? createCertificateHandler(service, options) : createHttpHandler(service, options);
   // Fastify refuses a Content-Type it cannot parse before any parser runs; the
   // handler owns that decision (the spec's 406/415), so hide the header from
@@ -39,7 +50,14 @@ export const leadroute: FastifyPluginAsync<LeadroutePluginOptions> = async (app,
     const url = request.url.startsWith(prefix) ? request.url.slice(prefix.length) || '/' : request.url;
     const type = contentTypes.get(request);
     const headers = type === undefined ? request.headers : { ...request.headers, 'content-type': type };
-    const response = await handle({ method: request.method, url, headers, body: request.raw, remoteAddress: request.ip });
+    // nodeRequest waits for this connection's previous answer to be written out (pipelining).
+    const next = await nodeRequest(request.raw, reply.raw, url, headers, connection);
+    const response = 'status' in next ? next : await handle({ ...next, remoteAddress: request.ip });
+    if (answersEarly(request.raw, response)) {
+      // Written by hand: Fastify would end the response at once, and node:http close the socket on unread bytes.
+      reply.hijack();
+      return writeEarlyAnswer(request.raw, reply.raw, response, connection);
+    }
     return reply.code(response.status).headers(response.headers).send(response.body ?? '');
   });
 };

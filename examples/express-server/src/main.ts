@@ -13,6 +13,14 @@ const app = express();
 const host = process.env.HOST || '127.0.0.1';
 // Listen first: export download links are absolute, so the service needs its own address.
 const server = app.listen(Number(process.env.PORT ?? 3000), host);
+// Bounds on what one connection can hold (see SECURITY.md, "One request never stalls the server"):
+// headers within 10 s and a whole request (10 MB body included) within 60 s; a socket with no
+// progress either way for 60 s (a client that stopped reading its answers) is closed; and a
+// kept-alive connection serves at most 1,000 requests before it is closed.
+server.headersTimeout = 10_000;
+server.requestTimeout = 60_000;
+server.timeout = 60_000;
+server.maxRequestsPerSocket = 1_000;
 await once(server, 'listening');
 const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
 const url = process.env.LEADROUTE_PUBLIC_URL ?? `http://${shown}:${(server.address() as AddressInfo).port}`;

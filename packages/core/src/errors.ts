@@ -19,14 +19,17 @@ export type LeadrouteError =
   | { readonly type: 'Conflict'; readonly message: string; readonly current_version?: number }
   | { readonly type: 'PreconditionFailed'; readonly message: string; readonly current_version: number }
   | { readonly type: 'PayloadTooLarge'; readonly message: string; readonly limit: number }
-  | { readonly type: 'UnsupportedMediaType'; readonly message: string }
+  /** `charset` is set when the media type is readable but its declared charset is not. */
+  | { readonly type: 'UnsupportedMediaType'; readonly message: string; readonly charset?: string }
   | { readonly type: 'Validation'; readonly message: string; readonly issues: readonly Issue[] }
   /** Too many failed look-ups from one client address; `retryAfter` is in whole seconds. */
   | { readonly type: 'TooManyRequests'; readonly message: string; readonly retryAfter: number }
   | { readonly type: 'StorageFailure'; readonly message: string; readonly cause?: unknown }
   /** The store cannot be reached (connection refused or lost, shutting down, timed out): worth retrying after `retryAfter` seconds. */
   | { readonly type: 'StorageUnavailable'; readonly message: string; readonly retryAfter: number; readonly cause?: unknown }
-  | { readonly type: 'UpstreamFailure'; readonly message: string; readonly cause?: unknown };
+  | { readonly type: 'UpstreamFailure'; readonly message: string; readonly cause?: unknown }
+  /** The client went away before its answer: read-only work stops, nobody is answered. */
+  | { readonly type: 'Aborted'; readonly message: string; readonly cause?: unknown };
 
 export type ErrorType = LeadrouteError['type'];
 
@@ -56,7 +59,8 @@ export const errors = {
     message: `Request body is larger than ${limit} bytes.`,
     limit,
   }),
-  unsupportedMediaType: (message: string): LeadrouteError => ({ type: 'UnsupportedMediaType', message }),
+  unsupportedMediaType: (message: string, charset?: string): LeadrouteError =>
+    charset === undefined ? { type: 'UnsupportedMediaType', message } : { type: 'UnsupportedMediaType', message, charset },
   validation: (issues: readonly Issue[], message = 'The request is not valid.'): LeadrouteError => ({
     type: 'Validation',
     message,
@@ -71,4 +75,5 @@ export const errors = {
   /** @param retryAfter seconds a client should wait before retrying (the `Retry-After` header). */
   storageUnavailable: (message: string, cause?: unknown, retryAfter = 2): LeadrouteError => ({ type: 'StorageUnavailable', message, retryAfter, cause }),
   upstreamFailure: (message: string, cause?: unknown): LeadrouteError => ({ type: 'UpstreamFailure', message, cause }),
+  aborted: (message = 'The client closed the connection.', cause?: unknown): LeadrouteError => ({ type: 'Aborted', message, cause }),
 } as const;

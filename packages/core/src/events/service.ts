@@ -1,4 +1,4 @@
-import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import type { Principal } from '../context';
 import { errors, type LeadrouteError } from '../errors';
 import { isId } from '../ids';
@@ -13,7 +13,11 @@ import type { EventRecord, StoredEvent } from './types';
 /** The `events` sub-API: the account's event records. */
 export interface EventsApi {
   /** Events matching the query (GET /events parameters or a POST /events body), by ID order. */
-  list(principal: Principal, query: Record<string, unknown>): ResultAsync<Record<string, unknown>[], LeadrouteError>;
+  list(
+    principal: Principal,
+    query: Record<string, unknown>,
+    options?: { readonly signal?: AbortSignal },
+  ): ResultAsync<Record<string, unknown>[], LeadrouteError>;
   get(principal: Principal, id: string): ResultAsync<EventRecord, LeadrouteError>;
   /** Deletes events, leads and their search entries past the 90-day retention; what was deleted. */
   purgeExpired(): ResultAsync<{ events: number; leads: number; searchEntries: number }, LeadrouteError>;
@@ -31,12 +35,22 @@ export function createEventsApi(deps: { storage: Storage; clock: Clock }): Event
   const { storage, clock } = deps;
 
   /** Pages through the store until `limit` events pass the rule filters (or the store runs out). */
-  const collect = (principal: Principal, q: EventQuery, filter: CompiledRuleSet | undefined): ResultAsync<StoredEvent[], LeadrouteError> => {
+  const collect = (
+    principal: Principal,
+    q: EventQuery,
+    filter: CompiledRuleSet | undefined,
+    signal?: AbortSignal,
+  ): ResultAsync<StoredEvent[], LeadrouteError> => {
     const found: StoredEvent[] = [];
     const now = clock.now();
     const env = { now, timeZone: principal.account.time_zone };
+    // A filter that matches little pages through the whole store: between pages, a turn of the event loop lets
+    // a hang-up be heard (memory storage never yields) and a listing nobody will read stops.
+    const heard = (): ResultAsync<void, LeadrouteError> =>
+      !signal ? okAsync(undefined)
+      : ResultAsync.fromSafePromise(new Promise<void>(setImmediate)).andThen(() => (signal.aborted ? errAsync(errors.aborted()) : okAsync(undefined)));
     const page = (cursor: { after_id?: string; before_id?: string }): ResultAsync<StoredEvent[], LeadrouteError> =>
-      storage.events
+      heard().andThen(() => storage.events
         .query({
           account_id: principal.account.id,
           ...cursor,
@@ -55,17 +69,18 @@ export function createEventsApi(deps: { storage: Storage; clock: Clock }): Event
           const last = batch[batch.length - 1];
           if (!filter || batch.length < PAGE || !last) return okAsync(found);
           return page(q.sort === 'desc' ? { ...cursor, before_id: last.id } : { ...cursor, after_id: last.id });
-        });
+        }));
     return page({ ...(q.after_id ? { after_id: q.after_id } : {}), ...(q.before_id ? { before_id: q.before_id } : {}) });
   };
 
   return {
-    list(principal, input) {
+    list(principal, input, options = {}) {
       const parsed = parseEventQuery(input);
       if (parsed.isErr()) return errAsync(errors.badRequest('The events query is not valid.', parsed.error));
       const q = parsed.value;
       const filter = q.rules.length > 0 ? compileRules(q.rules, 'and') : undefined;
-      return collect(principal, q, filter).map((events) => events.map((e) => project(toEventRecord(e) as unknown as Record<string, unknown>, q.include, q.exclude)));
+      return collect(principal, q, filter, options.signal).map((events) =>
+        events.map((e) => project(toEventRecord(e) as unknown as Record<string, unknown>, q.include, q.exclude)));
     },
     get(principal, id) {
       if (!isId(id)) return errAsync(errors.notFound('event', id));

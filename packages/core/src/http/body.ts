@@ -1,3 +1,4 @@
+import querystring from 'node:querystring';
 import contentType from 'content-type';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { err, ok, type Result } from 'neverthrow';
@@ -58,7 +59,13 @@ export async function readBody(request: HttpRequest, limit: number): Promise<Res
   // with it the socket the 413 answer has to go out on.
   const iterator = body[Symbol.asyncIterator]();
   for (;;) {
-    const next = await iterator.next();
+    let next: IteratorResult<Uint8Array | string>;
+    try {
+      next = await iterator.next();
+    } catch (e) {
+      // A request stream fails only when its client hangs up mid-body: nobody is left to answer.
+      return err(errors.aborted('The client closed the connection before sending the whole body.', e));
+    }
     if (next.done) break;
     const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
     size += chunk.byteLength;
@@ -68,22 +75,44 @@ export async function readBody(request: HttpRequest, limit: number): Promise<Res
   return ok(Buffer.concat(chunks, size));
 }
 
-/** The body format named by a Content-Type header, or an error saying why there is none. */
-export function bodyFormat(request: HttpRequest): Result<BodyFormat, LeadrouteError> {
+/** How to read a body: its format, and the text encoding its bytes are in (a WHATWG encoding name). */
+export interface BodyType {
+  readonly format: BodyFormat;
+  /** The declared charset, normalized (`latin1` and `iso-8859-1` read as `windows-1252`, as browsers do). @default 'utf-8' */
+  readonly charset: string;
+}
+
+/** The body format and charset named by a Content-Type header, or an error saying why the body cannot be read. */
+export function bodyFormat(request: HttpRequest): Result<BodyType, LeadrouteError> {
   const raw = header(request, 'content-type');
   if (raw === undefined || raw.trim() === '')
     return err(errors.unsupportedMediaType('A request body needs a Content-Type header.'));
-  let type: string;
+  let parsed: ReturnType<typeof contentType.parse>;
   try {
-    type = contentType.parse(raw).type;
+    parsed = contentType.parse(raw);
   } catch {
     return err(errors.unsupportedMediaType(`Content-Type ${raw} cannot be parsed.`));
   }
+  const { type } = parsed;
   const format = (BODY_MEDIA_TYPES as Record<string, BodyFormat>)[type] ?? (type.endsWith('+json') ? 'json' : undefined);
   if (!format)
     return err(errors.unsupportedMediaType(`Content-Type ${type} is not supported; use ${Object.keys(BODY_MEDIA_TYPES).join(', ')}.`));
-  return ok(format);
+  const label = parsed.parameters.charset;
+  if (label === undefined) return ok({ format, charset: 'utf-8' });
+  // TextDecoder knows every WHATWG encoding label; one it refuses is a charset nobody here can read.
+  try {
+    return ok({ format, charset: new TextDecoder(label).encoding });
+  } catch {
+    const message = `Charset ${label} is not supported; use utf-8, iso-8859-1, windows-1252, utf-16le or another WHATWG encoding.`;
+    return err(errors.unsupportedMediaType(message, label));
+  }
 }
+
+/**
+ * Percent-decodes to bytes (`+` as a space): the function querystring.parse itself decodes with, present in
+ * every Node release but missing from @types/node. Bytes, not text, so the body's charset can decode them.
+ */
+const unescapeBuffer = (querystring as unknown as { unescapeBuffer(s: string, decodeSpaces: boolean): Buffer }).unescapeBuffer;
 
 const xmlParser = new XMLParser({
   ignoreAttributes: true,
@@ -97,29 +126,36 @@ const xmlParser = new XMLParser({
 /** Thrown inside the parsers only; turned into a 400 value before it leaves this file. */
 class BodyError extends Error {}
 
-function parseText(text: string, format: BodyFormat): unknown {
-  switch (format) {
-    case 'json':
-      return JSON.parse(text);
-    case 'xml': {
-      // Entity expansion is refused outright rather than configured away.
-      if (/<!(DOCTYPE|ENTITY)/i.test(text)) throw new BodyError('XML with a DOCTYPE or entity declarations is not accepted.');
-      const valid = XMLValidator.validate(text);
-      if (valid !== true) throw new BodyError(`Invalid XML at line ${valid.err.line}: ${valid.err.msg}`);
-      const doc: unknown = xmlParser.parse(text);
-      const roots = doc && typeof doc === 'object' ? Object.values(doc) : [];
-      if (roots.length !== 1) throw new BodyError('XML must have exactly one root element.');
-      return roots[0] === '' ? {} : roots[0];
-    }
-    case 'form': {
-      const out: Record<string, string | string[]> = {};
-      for (const [key, value] of new URLSearchParams(text)) {
-        const prior = out[key];
-        out[key] = prior === undefined ? value : Array.isArray(prior) ? [...prior, value] : [prior, value];
-      }
-      return out;
-    }
-  }
+function parseXmlOrJson(text: string, format: 'json' | 'xml'): unknown {
+  if (format === 'json') return JSON.parse(text);
+  // Entity expansion is refused outright rather than configured away.
+  if (/<!(DOCTYPE|ENTITY)/i.test(text)) throw new BodyError('XML with a DOCTYPE or entity declarations is not accepted.');
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) throw new BodyError(`Invalid XML at line ${valid.err.line}: ${valid.err.msg}`);
+  const doc: unknown = xmlParser.parse(text);
+  const roots = doc && typeof doc === 'object' ? Object.values(doc) : [];
+  if (roots.length !== 1) throw new BodyError('XML must have exactly one root element.');
+  return roots[0] === '' ? {} : roots[0];
+}
+
+/**
+ * A form body. querystring builds repeated keys' arrays in place (linear time; copying an array per
+ * repeat made 30,000 repeats of one key take seconds) and stops counting at `maxKeys`, so a body
+ * with more fields than the limit is refused without being split whole.
+ */
+function parseFormBody(bytes: Uint8Array, charset: string, limits: BodyLimits): unknown {
+  // Percent-escapes are bytes in the body's charset. For the ASCII-compatible charsets the body is read
+  // byte for byte (latin1 loses nothing) and each name and value is decoded once its escapes are bytes.
+  // UTF-16 is not ASCII-compatible: decode it first; its escapes are then read as UTF-8, as URLSearchParams does.
+  const wide = charset.startsWith('utf-16');
+  const text = wide ? new TextDecoder(charset, { fatal: true }).decode(bytes) : Buffer.from(bytes).toString('latin1');
+  const lenient = new TextDecoder(wide ? 'utf-8' : charset);
+  const decodeURIComponent = (s: string): string => lenient.decode(unescapeBuffer(s, true));
+  const fields = querystring.parse(text, '&', '=', { maxKeys: limits.fields + 1, decodeURIComponent });
+  let count = 0;
+  for (const value of Object.values(fields)) count += Array.isArray(value) ? value.length : 1;
+  if (count > limits.fields) throw new BodyError(`The body has more than ${limits.fields} fields.`);
+  return fields;
 }
 
 /**
@@ -147,14 +183,26 @@ function sanitize(value: unknown, limits: BodyLimits): unknown {
   return walk(value, 0);
 }
 
-/** Decodes and parses body bytes in the given format; a 400 value names what failed. */
-export function parseBody(bytes: Uint8Array, format: BodyFormat, limits: BodyLimits = DEFAULT_BODY_LIMITS): Result<unknown, LeadrouteError> {
+/**
+ * Decodes and parses body bytes in the given format and charset; a 400 value names what failed.
+ * @param charset a WHATWG encoding name, as {@link bodyFormat} gives it. @default 'utf-8'
+ */
+export function parseBody(
+  bytes: Uint8Array,
+  format: BodyFormat,
+  limits: BodyLimits = DEFAULT_BODY_LIMITS,
+  charset = 'utf-8',
+): Result<unknown, LeadrouteError> {
   if (bytes.byteLength === 0) return ok(undefined);
   try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return ok(sanitize(parseText(text, format), limits));
+    // Bytes the charset cannot hold are refused, not replaced: a form's raw bytes are checked here too.
+    const text = new TextDecoder(charset, { fatal: true }).decode(bytes);
+    return ok(sanitize(format === 'form' ? parseFormBody(bytes, charset, limits) : parseXmlOrJson(text, format), limits));
   } catch (e) {
-    const reason = e instanceof BodyError ? e.message : e instanceof TypeError ? 'The body is not valid UTF-8.' : `The body is not valid ${format.toUpperCase()}: ${(e as Error).message}`;
+    const reason =
+      e instanceof BodyError ? e.message
+      : e instanceof TypeError ? `The body is not valid ${charset}.`
+      : `The body is not valid ${format.toUpperCase()}: ${(e as Error).message}`;
     return err(errors.badRequest(reason));
   }
 }

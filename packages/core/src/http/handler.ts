@@ -41,6 +41,7 @@ const JSON_TYPE = 'application/json';
 /** Answers of a key-less route that mean a look-up failed: what guessing IDs or posting secrets produces. */
 const FAILED_LOOKUP = new Set([401, 404, 422]);
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+const NEVER_ABORTED = new AbortController().signal;
 
 /** The request's path and query, or undefined when they cannot be parsed (one parse, not a check and a parse). */
 function parseUrl(url: string): URL | undefined {
@@ -116,7 +117,7 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     const format = bodyFormat(request);
     if (format.isErr()) return err(format.error);
     const bytes = await readBody(request, limits.bytes);
-    return bytes.andThen((b) => parseBody(b, format.value, limits));
+    return bytes.andThen((b) => parseBody(b, format.value.format, limits, format.value.charset));
   };
 
   const dispatch = async (request: HttpRequest, requestId: string): Promise<Result<Reply, LeadrouteError>> => {
@@ -159,7 +160,9 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     const body = route.readsBody ? await readRequestBody(request) : ok(undefined);
     if (body.isErr()) return fail(body.error, 'request', mediaType);
 
-    const ctx: RouteContext = { request, params, query: query.value, body: body.value, mediaType, requestId };
+    const signal = request.signal ?? NEVER_ABORTED;
+    if (signal.aborted) return err(errors.aborted());
+    const ctx: RouteContext = { request, params, query: query.value, body: body.value, mediaType, requestId, signal };
     const result = await (route.auth === 'key' ? route.handle({ ...ctx, principal: principal.value as Principal }) : route.handle(ctx));
     return result.isErr() ? fail(result.error, 'handle', mediaType) : result;
   };
@@ -174,6 +177,8 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
       response = result.match(replyResponse, errorResponse);
       if (result.isErr() && (result.error.type === 'StorageFailure' || result.error.type === 'StorageUnavailable' || result.error.type === 'UpstreamFailure'))
         logger.error({ requestId, err: result.error.cause, type: result.error.type }, result.error.message);
+      // A client that hung up is routine, not a server fault.
+      if (result.isErr() && result.error.type === 'Aborted') logger.debug({ requestId, err: result.error.cause }, result.error.message);
     } catch (e) {
       logger.error({ requestId, err: e }, 'unhandled error in route');
       response = problemResponse(internalProblem());

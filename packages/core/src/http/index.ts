@@ -1,9 +1,10 @@
 export { AUTHENTICATE_CHALLENGE, BASIC_USER, presentedKey } from './auth';
-export { BODY_MEDIA_TYPES, type BodyFormat, type BodyLimits, DEFAULT_BODY_LIMITS, parseBody, readBody } from './body';
+export { BODY_MEDIA_TYPES, type BodyFormat, type BodyLimits, type BodyType, DEFAULT_BODY_LIMITS, parseBody, readBody } from './body';
 export { type CertificateHandlerOptions, certificateRoutes, createCertificateHandler } from './certificate-handler';
 export { createHttpHandler, type HttpHandlerOptions } from './handler';
 export { DEFAULT_THROTTLE, type ThrottleOptions } from './throttle';
 export { header } from './headers';
+export { answersEarly, type NodeConnectionOptions, nodeRequest, tooDeepResponse, writeEarlyAnswer } from './node';
 export { json, JSON_OR_XML, negotiated } from './reply';
 export { type OpenApiDocument, openApiDocument } from './openapi';
 export { type JsonSchema, SCHEMAS } from './schemas';

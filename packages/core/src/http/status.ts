@@ -19,6 +19,8 @@ export function statusOf(error: LeadrouteError): number {
     .with({ type: 'UpstreamFailure' }, () => 502)
     .with({ type: 'StorageFailure' }, () => 503)
     .with({ type: 'StorageUnavailable' }, () => 503)
+    // nginx's code for a client that closed the connection: it only reaches logs, never a client.
+    .with({ type: 'Aborted' }, () => 499)
     .exhaustive();
 }
 
@@ -35,6 +37,7 @@ const TITLES: Record<number, string> = {
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
+  499: 'Client Closed Request',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',

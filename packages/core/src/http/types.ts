@@ -16,6 +16,8 @@ export interface HttpRequest {
    * routes count failed look-ups per address. Requests without one share a single allowance.
    */
   readonly remoteAddress?: string;
+  /** Aborted by the binding when the client goes away before its answer is sent; read-only routes then stop. */
+  readonly signal?: AbortSignal;
 }
 
 /** What the bindings write back. */
@@ -44,6 +46,8 @@ export interface RouteContext {
   /** The media type chosen from the route's `produces` by the Accept header. */
   readonly mediaType: string;
   readonly requestId: string;
+  /** The request's {@link HttpRequest.signal}, or one that never aborts: pass it to read-only work. */
+  readonly signal: AbortSignal;
 }
 
 export type RouteResult = ResultAsync<Reply, LeadrouteError> | Promise<Result<Reply, LeadrouteError>>;

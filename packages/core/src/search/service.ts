@@ -37,7 +37,11 @@ export interface SearchApi {
    * phrases as written, case-insensitive; by relevance unless `sort_by`. `from`
    * and `limit` (default 10, at most 100) page through the first 1,000 matches.
    */
-  leads(principal: Principal, params: URLSearchParams | Record<string, string>): ResultAsync<SearchResult, LeadrouteError>;
+  leads(
+    principal: Principal,
+    params: URLSearchParams | Record<string, string>,
+    options?: { readonly signal?: AbortSignal },
+  ): ResultAsync<SearchResult, LeadrouteError>;
   /** Forgets leads past retention; how many. */
   purgeExpired(): ResultAsync<number, LeadrouteError>;
 }
@@ -73,7 +77,7 @@ export function createSearchApi(deps: { storage: Storage; clock: Clock }): Searc
       .andThen((lead) => storage.events.get(lead && lead.account_id === doc.account_id ? lead.latest_event_id : doc.event_id))
       .map((event) => (event && event.account_id === doc.account_id && event.expires_at > now ? toEventRecord(event) : null));
   return {
-    leads(principal, input) {
+    leads(principal, input, options = {}) {
       const parsed = parseSearchQuery(input instanceof URLSearchParams ? input : new URLSearchParams(input));
       if (parsed.isErr()) return errAsync(errors.badRequest('The search query is not valid.', parsed.error));
       const q = parsed.value;
@@ -81,7 +85,8 @@ export function createSearchApi(deps: { storage: Storage; clock: Clock }): Searc
       return storage.search
         .search({ account_id: principal.account.id, terms: q.parsed.terms, phrases: q.parsed.phrases, ...(q.sort ? { sort: q.sort } : {}), from: q.from, limit: q.limit })
         .andThen((page) =>
-          ResultAsync.combine(
+          // Up to 100 lookups per page follow: skip them when the client has gone.
+          options.signal?.aborted ? errAsync(errors.aborted()) : ResultAsync.combine(
             page.documents
               // The index is per account; checking again costs nothing and no adapter bug can leak a lead.
               .filter((doc) => doc.account_id === principal.account.id)

@@ -33,7 +33,11 @@ export interface StatsApi {
    * whole-hour offset) aggregate the events in range. A range longer than
    * {@link MAX_STATS_RANGE_DAYS} days is refused (400).
    */
-  compute(principal: Principal, params: URLSearchParams | Record<string, string | readonly string[]>): ResultAsync<StatsResult, LeadrouteError>;
+  compute(
+    principal: Principal,
+    params: URLSearchParams | Record<string, string | readonly string[]>,
+    options?: { readonly signal?: AbortSignal },
+  ): ResultAsync<StatsResult, LeadrouteError>;
 }
 
 const EVENT_TYPES: Record<RollupKind, string> = {
@@ -106,15 +110,16 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
     return { add, finish: () => result(q, [...groups.values()], 'events') };
   };
 
-  const fromRollups = (principal: Principal, q: StatsQuery) =>
+  const fromRollups = (principal: Principal, q: StatsQuery, signal?: AbortSignal) =>
     storage.rollups
       .query({ account_id: principal.account.id, from: isoTime(q.start), to: isoTime(q.end), kinds: [...q.kinds] })
       .andThen((cells) => {
+        if (signal?.aborted) return errAsync(errors.aborted());
         const groups = groupRollupCells(cells, q);
-        return groups ? okAsync(result(q, groups, 'rollups')) : fromEvents(principal, q);
+        return groups ? okAsync(result(q, groups, 'rollups')) : fromEvents(principal, q, signal);
       });
 
-  const fromEvents = (principal: Principal, q: StatsQuery): ResultAsync<StatsResult, LeadrouteError> => {
+  const fromEvents = (principal: Principal, q: StatsQuery, signal?: AbortSignal): ResultAsync<StatsResult, LeadrouteError> => {
     const g = groupsOf(q);
     const filter = q.rules.length > 0 ? compileRules(q.rules, 'and') : undefined;
     const now = clock.now();
@@ -124,6 +129,12 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
     const run = async (): Promise<StatsResult> => {
       let after: string | undefined;
       for (;;) {
+        if (signal) {
+          // Storage may answer from memory without ever yielding; a turn of the event loop per page
+          // lets a hang-up be heard, and work nobody will read stops (read-only, so nothing is left half done).
+          await new Promise(setImmediate);
+          if (signal.aborted) throw errors.aborted();
+        }
         const page = await storage.events.query({ account_id: principal.account.id, start: q.start, end: q.end, types, live_at: isoTime(now), sort: 'asc', limit: PAGE, ...(after ? { after_id: after } : {}) });
         if (page.isErr()) throw page.error;
         for (const event of page.value) {
@@ -145,7 +156,7 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
   };
 
   return {
-    compute(principal, input) {
+    compute(principal, input, options = {}) {
       const parsed = parseStatsQuery(toParams(input), principal.account.time_zone, clock.now());
       if (parsed.isErr()) return errAsync(errors.badRequest('The statistics query is not valid.', parsed.error));
       const q = parsed.value;
@@ -153,7 +164,7 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
       // Whether the zone's intervals split a stored hour is asked of the stored hours (in
       // groupRollupCells), not of every hour in the range: the cost follows the data.
       const needsEvents = fieldGroups || q.rules.length > 0 || q.interval === 'minutely' || q.start % HOUR !== 0 || q.end % HOUR !== 0;
-      return needsEvents ? fromEvents(principal, q) : fromRollups(principal, q);
+      return needsEvents ? fromEvents(principal, q, options.signal) : fromRollups(principal, q, options.signal);
     },
   };
 }

@@ -26,7 +26,7 @@ import type { Route } from '../types';
 export function eventRoutes(service: LeadService): Route[] {
   const { events } = service;
   return [
-    { method: 'GET', path: '/events', auth: 'key', leadData: true, summary: 'List events', doc: { query: EVENT_QUERY, response: { type: 'array', items: schemaRef('Event') } }, handle: (c) => events.list(c.principal, queryObject(c.query)).map(json(200)) },
+    { method: 'GET', path: '/events', auth: 'key', leadData: true, summary: 'List events', doc: { query: EVENT_QUERY, response: { type: 'array', items: schemaRef('Event') } }, handle: (c) => events.list(c.principal, queryObject(c.query), { signal: c.signal }).map(json(200)) },
     {
       method: 'POST',
       path: '/events',
@@ -36,7 +36,7 @@ export function eventRoutes(service: LeadService): Route[] {
       summary: 'Query events by body',
       doc: { body: schemaRef('EventQuery'), response: { type: 'array', items: schemaRef('Event') }, status: 200 },
       handle: (c) =>
-        c.body === undefined || isRecord(c.body) ? events.list(c.principal, c.body ?? {}).map(json(200)) : errAsync(errors.badRequest('The query body must be a JSON object.')),
+        c.body === undefined || isRecord(c.body) ? events.list(c.principal, c.body ?? {}, { signal: c.signal }).map(json(200)) : errAsync(errors.badRequest('The query body must be a JSON object.')),
     },
     { method: 'GET', path: '/events/:id', auth: 'key', leadData: true, summary: 'Get one event', doc: { response: schemaRef('Event') }, handle: (c) => events.get(c.principal, c.params.id ?? '').map(json(200)) },
   ];

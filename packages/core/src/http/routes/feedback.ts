@@ -37,7 +37,7 @@ const ERRORS = {
   406: 'Accept asks for a format that cannot be produced, or Content-Type names an unsupported type.',
   409: 'Feedback is configured but switched off.',
   413: 'Body larger than 10 MB.',
-  415: 'Body present without Content-Type.',
+  415: 'Body present without Content-Type, or with a charset that cannot be decoded.',
   422: 'event_id is missing or not a 24-hex ID. (Departs from the spec: the wrong kind of ID is the 404 above.)',
 };
 const BY_EVENT: RouteDoc = { status: 201, query: [EVENT_ID], body: { type: 'object', required: ['type'], properties: FIELDS }, response: RESULT, errors: ERRORS };
@@ -89,7 +89,8 @@ function feedbackErrors(withResult: (error: LeadrouteError) => boolean, module?:
     const result = (error as FeedbackError).result;
     if (result && withResult(error)) return resultReply(statusOf(error), result, ctx.mediaType, module?.(ctx));
     if (error.type === 'BadRequest') return { status: 400, text: error.message, contentType: PLAIN_TEXT };
-    if (error.type === 'UnsupportedMediaType' && (header(ctx.request, 'content-type') ?? '').trim() !== '') {
+    // An unreadable charset stays 415: the type is one the spec lists, its bytes are what cannot be read.
+    if (error.type === 'UnsupportedMediaType' && error.charset === undefined && (header(ctx.request, 'content-type') ?? '').trim() !== '') {
       const problem = problemOf(errors.notAcceptable(error.message));
       return { status: problem.status, json: problem, headers: { 'content-type': 'application/problem+json; charset=utf-8' } };
     }

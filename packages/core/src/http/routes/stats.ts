@@ -33,7 +33,7 @@ export function statsRoutes(service: LeadService): Route[] {
         errors: { 400: `An unknown or invalid parameter, or a range longer than ${MAX_STATS_RANGE_DAYS} days.` },
       },
       handle: (c) =>
-        service.stats.compute(c.principal, c.query).map((result) => {
+        service.stats.compute(c.principal, c.query, { signal: c.signal }).map((result) => {
           const headers = { 'x-leadroute-stats-source': result.source };
           if (c.mediaType !== 'text/csv') return { status: 200, json: result.rows, headers };
           const csv = stringify(result.rows, { header: true, columns: result.columns, cast: { boolean: (b) => String(b) } });
