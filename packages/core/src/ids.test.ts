@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { idTime, isId, newId } from './ids';
+import { idSequence, idTime, isId, newId } from './ids';
 
 const NOW = Date.parse('2026-03-01T12:00:00.500Z');
 
@@ -35,5 +35,30 @@ describe('newId', () => {
     // Not a counter: the difference between neighbours is not one small step.
     const steps = ids.slice(1).map((id, i) => BigInt(`0x${id.slice(8)}`) - BigInt(`0x${(ids[i] as string).slice(8)}`));
     expect(steps.filter((d) => d > 0n && d < 1_000_000n)).toHaveLength(0);
+  });
+});
+
+describe('idSequence', () => {
+  it("#18.1 a lead's IDs sort in the order they were drawn, within one second and across seconds", () => {
+    for (let lead = 0; lead < 500; lead += 1) {
+      const sequence = idSequence();
+      const ids = [...Array.from({ length: 8 }, () => sequence.next(NOW)), sequence.next(NOW + 1000), sequence.next(NOW + 1000)];
+      expect([...ids].sort()).toEqual(ids);
+      expect(ids.every((id) => isId(id))).toBe(true);
+    }
+  });
+
+  it('#18.1 two sequences share nothing guessable: their first IDs are drawn over all 64 bits', () => {
+    const firsts = Array.from({ length: 2000 }, () => idSequence().next(NOW).slice(8));
+    expect(new Set(firsts).size).toBe(firsts.length);
+    for (let position = 0; position < 16; position += 1) expect(new Set(firsts.map((t) => t[position])).size).toBeGreaterThan(12);
+  });
+
+  it('#18.1 a long run in one second starts over instead of running out of random bits', () => {
+    const sequence = idSequence();
+    const ids = Array.from({ length: 1000 }, () => sequence.next(NOW));
+    expect(new Set(ids).size).toBe(ids.length);
+    // Started over (an ID below one before it) rather than failed or repeated one.
+    expect([...ids].sort()).not.toEqual(ids);
   });
 });

@@ -13,12 +13,49 @@ const RULE_ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQR
  * the random part makes an ID unguessable from any other (issue #18.1: a counter and
  * a fixed per-process part let a vendor derive its neighbours' event and lead IDs,
  * and key-less routes are authorized by such IDs). Within one second IDs are in no
- * particular order, so code that needs creation order sorts by a timestamp, then ID.
+ * particular order, so code that needs creation order sorts by a timestamp, then ID, or
+ * draws its IDs from one {@link idSequence} (a lead's events do).
  * @param nowMs the creation time; pass the service clock's time.
  */
 export function newId(nowMs: number): Id {
-  const seconds = Math.floor(nowMs / 1000).toString(16).padStart(8, '0').slice(-8);
-  return seconds + randomBytes(8).toString('hex');
+  return secondsPrefix(nowMs) + randomBytes(8).toString('hex');
+}
+
+const secondsPrefix = (nowMs: number): string => Math.floor(nowMs / 1000).toString(16).padStart(8, '0').slice(-8);
+
+const RANDOM_LIMIT = 1n << 64n;
+/** Room below which a sequence starts over unordered rather than hand out IDs with few random bits. */
+const MIN_ROOM = 1n << 32n;
+
+/** IDs that sort in the order they were drawn, each still unguessable: see {@link idSequence}. */
+export interface IdSequence {
+  /** The next ID, later than the IDs this sequence drew before (see {@link idSequence} for the bound). */
+  next(nowMs: number): Id;
+}
+
+/**
+ * IDs for the records of one lead (its source event, then one event per step), so that
+ * a lead's events list in the order they happened although IDs of one second are
+ * otherwise in no order. Each ID is 8 hex digits of seconds and a 64-bit value from
+ * `crypto.randomBytes`: the first of a second is drawn over all 64 bits, each later one
+ * uniformly above the one before (so it keeps about one bit fewer a step; when fewer
+ * than 32 bits of room are left, some 30 events into one second, the sequence starts
+ * over, unordered). Nothing links two sequences: the IDs of different leads are as
+ * unrelated as {@link newId}'s.
+ */
+export function idSequence(): IdSequence {
+  let last = -1n;
+  let lastSeconds = '';
+  return {
+    next(nowMs) {
+      const seconds = secondsPrefix(nowMs);
+      // A later second sorts after every earlier ID whatever its random part: start afresh.
+      if (seconds !== lastSeconds || RANDOM_LIMIT - 1n - last < MIN_ROOM) last = -1n;
+      lastSeconds = seconds;
+      last = last + 1n + (randomBytes(8).readBigUInt64BE(0) % (RANDOM_LIMIT - 1n - last));
+      return seconds + last.toString(16).padStart(16, '0');
+    },
+  };
 }
 
 /** Whether `value` is a 24-hex ID. */

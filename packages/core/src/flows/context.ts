@@ -1,3 +1,4 @@
+import type { IdSequence } from '../ids';
 import type { Account } from '../ports/accounts';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
@@ -27,6 +28,8 @@ export interface LeadRun {
   readonly account: Account;
   readonly compiled: CompiledFlow;
   readonly leadId: string;
+  /** IDs of the lead's events, drawn in the order the events happen so they list in that order. */
+  readonly ids: IdSequence;
   readonly submittedAt: number;
   readonly env: { readonly now: number; readonly timeZone: string };
   /** Lead fields as received. */

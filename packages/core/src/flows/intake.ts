@@ -2,7 +2,7 @@ import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import { errors, type LeadrouteError } from '../errors';
 import { EVENT_RETENTION_MS, EVENT_SCHEMA_VERSION, HANDLER_VERSION, type Outcome, type StoredEvent } from '../events/types';
 import { withoutSecrets } from '../firehose/secrets';
-import { type Id, isId, newId } from '../ids';
+import { type Id, idSequence, isId, newId } from '../ids';
 import type { RecordedRequest } from '../ports/integrations';
 import { typeLead } from '../rules';
 import { isoTime } from '../time';
@@ -84,7 +84,7 @@ function prepare(deps: IntakeDeps, flowId: string, sourceId: string, body: unkno
           const ctx: Record<string, unknown> = { lead: typeLead(raw, compiled.fields, env), source: sourceInfo, flow: flowInfo, submission, appended };
           const purchasePrice = source.pricing?.price(ctx, env) ?? 0;
           const run: LeadRun = {
-            deps, account, compiled, leadId: newId(now), submittedAt: now, env, raw, ctx, source: sourceInfo, flow: flowInfo, appended, purchasePrice, unit: deps.recorder.unit(),
+            deps, account, compiled, leadId: newId(now), ids: idSequence(), submittedAt: now, env, raw, ctx, source: sourceInfo, flow: flowInfo, appended, purchasePrice, unit: deps.recorder.unit(),
           };
           return { run, source };
         });
@@ -166,7 +166,7 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
   return {
     submit(flowId, sourceId, body, options = {}) {
       return prepare(deps, flowId, sourceId, body, options.postingSecret).andThen(({ run, source }) => {
-        const sourceEventId = newId(run.submittedAt);
+        const sourceEventId = run.ids.next(run.submittedAt);
         const finish = (outcome: Outcome, reason: string, steps: number, revenue: number, extra: Partial<StoredEvent> = {}) => {
           const price = source.pricing ? run.purchasePrice : revenue;
           const event = sourceEvent(run, sourceEventId, { type: 'source', outcome, reason, steps, price, ...(options.request ? { request: options.request } : {}), extra });
@@ -211,7 +211,7 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
       return prepare(deps, flowId, sourceId, body, options.postingSecret).andThen(({ run, source }) => {
         const flowLimits = run.compiled.flow.ping_limits ?? [];
         const sourceLimits = source.source.ping_limits ?? [];
-        const id = newId(run.submittedAt);
+        const id = run.ids.next(run.submittedAt);
         const answer = (outcome: Outcome, reason: string, price: number, limited: boolean) => {
           const event = sourceEvent(run, id, {
             type: 'ping',

@@ -3,7 +3,6 @@ import { errors, type LeadrouteError } from '../errors';
 import type { EventCredential, Outcome, StoredEvent } from '../events/types';
 import { EVENT_RETENTION_MS, EVENT_SCHEMA_VERSION, HANDLER_VERSION } from '../events/types';
 import { withoutSecrets } from '../firehose/secrets';
-import { newId } from '../ids';
 import type { CredentialRecord } from '../ports/credentials';
 import type { DeliveryRequest, DeliveryResult } from '../ports/integrations';
 import { isoTime } from '../time';
@@ -106,7 +105,7 @@ async function deliverWithTimeout(run: LeadRun, compiled: CompiledStep, request:
 /** A filter step: when its rule set matches (or it has none) the lead stops with failure. */
 export function runFilter(run: LeadRun, compiled: CompiledStep): ResultAsync<StepResult, LeadrouteError> {
   const start = run.deps.clock.now();
-  const id = newId(start);
+  const id = run.ids.next(start);
   const matched = compiled.rule ? compiled.rule(run.ctx, run.env).pass : true;
   const reason = matched ? (compiled.step.rule_set?.reason ?? `Filtered by step ${compiled.step.id}`) : '';
   const event: StoredEvent = {
@@ -134,7 +133,7 @@ export function runRecipient(run: LeadRun, compiled: CompiledStep): ResultAsync<
   const { step } = compiled;
   const { deps } = run;
   const start = deps.clock.now();
-  const id = newId(start);
+  const id = run.ids.next(start);
   const recipient = { id: step.entity_id, name: '' };
   const finish = (o: { outcome: Outcome; reason: string; capsReached?: boolean; result?: DeliveryResult; sale?: number; revenue?: number; credential?: CredentialRecord; waitMs?: number; name: string }) => {
     const end = deps.clock.now();
