@@ -5,6 +5,7 @@ import { accountDocument, aliasDocument, apiKeyDocument, entityDocument, type Sp
 import { alertChecks } from './checks/alerts.checks';
 import { recordChecks } from './checks/records.checks';
 import { statsChecks } from './checks/stats.checks';
+import { idempotencyChecks } from './checks/idempotency.checks';
 import { workChecks } from './checks/work.checks';
 import { countDocuments, deleteMany, find, findOne, findOneAndUpdate, updateOneIn } from './mingo.test-helper';
 import * as queries from './queries';
@@ -207,6 +208,7 @@ describe('spool queries', () => {
 
 recordChecks(checks);
 workChecks(checks);
+idempotencyChecks(checks);
 statsChecks(checks);
 alertChecks(checks);
 

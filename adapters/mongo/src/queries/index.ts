@@ -25,3 +25,13 @@ export { flowAtVersion, flowById, flowsByAccount, latestEventUpdate, leadById, l
 export { claimableJobs, claimUpdate, completeUpdate, extendUpdate, failUpdate, heldJob, jobById } from './jobs';
 export { activeAccountsPipeline, ROLLUP_CELL, rollupCell, rollupIncrement, rollupPipeline } from './rollups';
 export { searchEntry, searchExpiredBefore, searchFilter, searchPipeline, sequenceById, sequenceIncrement } from './search';
+export {
+  answerIdempotencyUpdate,
+  claimIdempotencyUpdate,
+  expiredIdempotencyKey,
+  type IdempotencyDoc,
+  idempotencyExpiredBefore,
+  idempotencyKeyById,
+  toIdempotencyRecord,
+  unansweredIdempotencyKey,
+} from './idempotency';
