@@ -1,4 +1,4 @@
-import { type StorageHarness, failingCases, flowStoreSuite, runSuites, storageSuites } from '@leadroute/testkit';
+import { type StorageHarness, failingCases, flowStoreSuite, runSuites, storageSuites } from '@leadroute/testkit/suites';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { memoryStorage } from './index';
