@@ -1,14 +1,22 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Tests run against the TypeScript sources, not the built dist: resolve every
-// workspace package to its src/index.ts so `npm test` needs no build first.
+// workspace package (and each subpath it exports, e.g. `@leadroute/testkit/suites`)
+// to its sources so `npm test` needs no build first. Published exports name only dist.
 const root = fileURLToPath(new URL('.', import.meta.url));
 const workspaces: string[] = JSON.parse(readFileSync(`${root}package.json`, 'utf8')).workspaces;
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const alias = workspaces.flatMap((dir) => {
-  const pkg = JSON.parse(readFileSync(`${root}${dir}/package.json`, 'utf8')) as { name: string; exports?: unknown };
-  return pkg.exports ? [{ find: new RegExp(`^${pkg.name}$`), replacement: `${root}${dir}/src/index.ts` }] : [];
+  const pkg = JSON.parse(readFileSync(`${root}${dir}/package.json`, 'utf8')) as { name: string; exports?: Record<string, unknown> };
+  return Object.keys(pkg.exports ?? {})
+    .filter((sub) => sub === '.' || !sub.endsWith('.json'))
+    .map((sub) => {
+      const name = sub === '.' ? pkg.name : `${pkg.name}${sub.slice(1)}`;
+      const file = sub === '.' ? 'src/index.ts' : existsSync(`${root}${dir}/src${sub.slice(1)}/index.ts`) ? `src${sub.slice(1)}/index.ts` : `src${sub.slice(1)}.ts`;
+      return { find: new RegExp(`^${escape(name)}$`), replacement: `${root}${dir}/${file}` };
+    });
 });
 
 export default defineConfig({

@@ -22,7 +22,7 @@ interface Child {
 }
 
 async function startService(schema: string, databaseUrl: string): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@leadroute/source', 'test/support/pg-service.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/pg-service.ts'], {
     env: { ...process.env, DATABASE_URL: databaseUrl, LEADROUTE_SCHEMA: schema },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

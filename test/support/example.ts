@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 
 /** Starts an example (by default examples/express-server, what `npm start` runs) on a free port; resolves its URL. */
 export async function startExample(env: Record<string, string>, script = 'examples/express-server/src/main.ts'): Promise<{ child: ChildProcess; url: string; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@leadroute/source', script], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -1,5 +1,5 @@
 // A Leadroute service on PostgreSQL in a process of its own, for tests that kill it:
-// `node --import tsx --conditions=@leadroute/source test/support/pg-service.ts`, with
+// `node --import tsx test/support/pg-service.ts`, with
 // DATABASE_URL and LEADROUTE_SCHEMA (already migrated) in the environment. It prints
 // `listening on <url>` once it answers.
 import { once } from 'node:events';

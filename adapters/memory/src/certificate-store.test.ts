@@ -1,4 +1,4 @@
-import { certificateStoreSuite, failingCases, type StorageHarness } from '@leadroute/testkit';
+import { certificateStoreSuite, failingCases, type StorageHarness } from '@leadroute/testkit/suites';
 import { okAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { memoryStorage } from './index';

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runFileStoreSuite } from '@leadroute/testkit';
+import { runFileStoreSuite } from '@leadroute/testkit/suites';
 import { describe, expect, it } from 'vitest';
 import { directoryFileStore } from './directory-file-store';
 import { memoryFileStore } from './file-store';

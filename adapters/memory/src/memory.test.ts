@@ -1,5 +1,5 @@
 import { createLeadService, scriptedRecipient, type StoreError } from '@leadroute/core';
-import { type StorageHarness, failingCases, flowStoreSuite, leadWritesSuite, runSuites, storageSuites } from '@leadroute/testkit';
+import { type StorageHarness, failingCases, flowStoreSuite, leadWritesSuite, runSuites, storageSuites } from '@leadroute/testkit/suites';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { memoryStorage } from './index';

@@ -1,4 +1,4 @@
-import { spoolSuite } from '../../../packages/testkit/src/spool-suite';
+import { spoolSuite } from '@leadroute/testkit/suites';
 import { memorySpool } from './spool';
 
 spoolSuite(() => ({ spool: memorySpool() }), 'memory');

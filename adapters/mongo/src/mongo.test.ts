@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { aLead, anAccount, anAlias, anApiKey, anEntity, anEvent, leadWritesSuite, runSuites, type StorageHarness, storageSuites } from '@leadroute/testkit';
+import { aLead, anAccount, anAlias, anApiKey, anEntity, anEvent } from '@leadroute/testkit';
+import { leadWritesSuite, runSuites, spoolSuite, type StorageHarness, storageSuites } from '@leadroute/testkit/suites';
 import { type Db, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spoolSuite } from '../../../packages/testkit/src/spool-suite';
 import { COLLECTIONS, ensureIndexes, INDEXES, mongoSpool, mongoStorage } from './index';
 import { eventPage, searchFilter } from './queries';
 

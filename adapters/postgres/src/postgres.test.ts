@@ -1,4 +1,5 @@
-import { aLead, anAccount, anAlias, anEntity, anApiKey, anEvent, leadWritesSuite, runSuites, type StorageHarness, storageSuites } from '@leadroute/testkit';
+import { aLead, anAccount, anAlias, anEntity, anApiKey, anEvent } from '@leadroute/testkit';
+import { leadWritesSuite, runSuites, type StorageHarness, storageSuites } from '@leadroute/testkit/suites';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStorage, purgeCounters } from './index';

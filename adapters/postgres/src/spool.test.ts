@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spoolSuite } from '../../../packages/testkit/src/spool-suite';
+import { spoolSuite } from '@leadroute/testkit/suites';
 import { postgresSpool } from './stores/spool';
 import { databaseAvailable, freshSchema, type TestSchema } from './test-support';
 

@@ -1,6 +1,6 @@
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { AwsLocation } from '@leadroute/core';
-import { runFileStoreSuite } from '@leadroute/testkit';
+import { runFileStoreSuite } from '@leadroute/testkit/suites';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type S3rverHandle, startS3rver } from './s3rver.test-helper';
 import { s3FileStore, s3Storage } from './index';

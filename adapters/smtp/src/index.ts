@@ -8,7 +8,8 @@ import {
 } from '@leadroute/core';
 import { errAsync, ok, ResultAsync } from 'neverthrow';
 import { createTransport, type SendMailOptions, type Transporter } from 'nodemailer';
-import type SMTPTransport from 'nodemailer/lib/smtp-transport';
+// The file, not the directory: ESM resolution (node16/nodenext) does not look for index files.
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 
 const DRIVER = 'smtp';
 

@@ -69,6 +69,13 @@ const intakePath = (flowId: string, sourceId: string, kind: 'submit' | 'ping'): 
 const intakeHeaders = (intake: IntakeCallOptions): Record<string, string> =>
   intake.postingSecret === undefined ? {} : { 'x-posting-secret': intake.postingSecret };
 
+/** UTF-8 then base64 with what browsers, edge runtimes and Node all have (no `Buffer`). */
+function base64(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
 /**
  * A typed client for the whole Leadroute API. Every method answers a neverthrow
  * `ResultAsync`: the parsed body, or a {@link ClientError}; nothing throws.
@@ -80,7 +87,7 @@ const intakeHeaders = (intake: IntakeCallOptions): Record<string, string> =>
 export function createClient(options: ClientOptions) {
   const doFetch = options.fetch ?? globalThis.fetch;
   const base = options.baseUrl.replace(/\/+$/, '');
-  const auth: Record<string, string> = options.apiKey ? { authorization: `Basic ${Buffer.from(`API:${options.apiKey}`).toString('base64')}` } : {};
+  const auth: Record<string, string> = options.apiKey ? { authorization: `Basic ${base64(`API:${options.apiKey}`)}` } : {};
 
   /** Sends any request; the building block of every method, and a way to reach routes the client does not wrap. */
   const send = (req: ClientRequest): ResultAsync<{ res: Response; text: string }, ClientError> => {

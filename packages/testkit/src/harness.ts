@@ -1,38 +1,7 @@
-import type { Storage } from '@leadroute/core';
 import { describe, it } from 'vitest';
+import type { StorageHarness, Suite } from './types';
 
-/**
- * Reads an adapter's backing store directly, bypassing the ports, so a suite
- * checks what was really stored and not only what the adapter answers.
- */
-export interface RawReader {
-  account(id: string): Promise<Record<string, unknown> | undefined>;
-  entity(id: string): Promise<Record<string, unknown> | undefined>;
-  alias(id: string): Promise<Record<string, unknown> | undefined>;
-  flow(id: string): Promise<Record<string, unknown> | undefined>;
-  lead(id: string): Promise<Record<string, unknown> | undefined>;
-  event(id: string): Promise<Record<string, unknown> | undefined>;
-}
-
-/** A fresh, empty store for one test, with its raw reader. */
-export interface StorageHarness {
-  readonly storage: Storage;
-  readonly raw: RawReader;
-  /** Releases what the harness opened (connections, schemas). */
-  readonly close?: () => Promise<void>;
-}
-
-/** One conformance case; it throws (an `expect` failing) when the adapter is wrong. */
-export interface SuiteCase {
-  readonly name: string;
-  run(harness: StorageHarness): Promise<void>;
-}
-
-/** A named group of cases for one port. */
-export interface Suite {
-  readonly name: string;
-  readonly cases: readonly SuiteCase[];
-}
+export type { RawReader, StorageHarness, Suite, SuiteCase } from './types';
 
 /**
  * Registers suites with vitest: one `describe` per suite, one `it` per case,

@@ -1,9 +1,10 @@
 import type { Spool, SpoolEntry, SpoolError } from '@leadroute/core';
 import type { ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
+import type { SpoolFactory } from './types';
 
-/** Makes a fresh, empty spool for one test; `close` (optional) runs after it. */
-export type SpoolFactory = () => Promise<{ spool: Spool; close?: () => Promise<void> }> | { spool: Spool; close?: () => Promise<void> };
+export type { SpoolFactory } from './types';
+
 
 const T0 = Date.UTC(2025, 0, 15, 12, 0, 0);
 const LEASE = { limit: 10, leaseMs: 30_000 };

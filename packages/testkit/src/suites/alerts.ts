@@ -2,36 +2,7 @@ import type { StoredActivity, StoredAlert } from '@leadroute/core';
 import { expect } from 'vitest';
 import { anAccount, freshId } from '../fixtures';
 import type { Suite } from '../harness';
-
-/** An active alert of `accountId`; the key is unique unless given. */
-export function anAlert(accountId: string, overrides: Partial<StoredAlert> = {}): StoredAlert {
-  const entity = freshId();
-  return {
-    key: `recipient-failure:${accountId}:${entity}`,
-    type: 'recipient-failure',
-    kind: null,
-    severity: 'serious',
-    message: 'Buyer is failing leads',
-    detail: '60% of 40 leads failed in the last 60 minutes (baseline 2%).',
-    flow_id: freshId(),
-    flow_name: 'Auto',
-    entity_id: entity,
-    entity_name: 'Buyer',
-    recipient_id: entity,
-    outcome: null,
-    time_zone: 'America/New_York',
-    first_seen_at: '2026-01-15T15:00:00.000Z',
-    last_seen_at: '2026-01-15T15:00:00.000Z',
-    data: { rate: 0.6, baseline_rate: 0.02, total: 40 },
-    account_id: accountId,
-    status: 'active',
-    resolved_at: null,
-    affected_today: 24,
-    affected_day: '2026-01-15',
-    notified_severity: null,
-    ...overrides,
-  };
-}
+import { anAlert } from '../records';
 
 function anEntry(alert: StoredAlert, at: string, overrides: Partial<StoredActivity> = {}): StoredActivity {
   return {

@@ -1,29 +1,8 @@
-import type { CertificateRecord } from '@leadroute/core';
 import { newCertificateId, newPingToken } from '@leadroute/core';
 import { expect } from 'vitest';
 import { freshId } from '../fixtures';
 import type { Suite } from '../harness';
-
-/** A consent certificate with every ping data field set. */
-export function aCertificate(overrides: Partial<CertificateRecord> = {}): CertificateRecord {
-  return {
-    id: newCertificateId(),
-    ping_token: newPingToken(),
-    created_at: '2026-01-15T15:00:00.000Z',
-    expires_at: '2026-01-18T15:00:00.000Z',
-    client: {
-      ip: '203.0.113.7',
-      user_agent: 'Mozilla/5.0 Test',
-      dimensions: { screen: { width: 1920, height: 1080 }, window: { width: 1280, height: 720 } },
-      geo: { city: 'Austin', country: 'US', postal_code: '78701', subdivisions: ['TX'] },
-    },
-    location: { framed: false, parent_url: '', url: 'https://form.example.com/' },
-    time_on_page: 42.5,
-    type: 'web',
-    claims: [],
-    ...overrides,
-  };
-}
+import { aCertificate } from '../records';
 
 /** CertificateStore: consent certificates by ID and by ping token, with claims. */
 export const certificateStoreSuite: Suite = {

@@ -2,29 +2,9 @@ import type { StoredExport } from '@leadroute/core';
 import { expect } from 'vitest';
 import { anAccount, freshId } from '../fixtures';
 import type { Suite } from '../harness';
+import { anExport } from '../records';
 
 const USER = { id: 'a'.repeat(24), first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', sso_id: 'sso-1' };
-
-/** A stored export of `accountId`; IDs from `freshId()` sort by creation. */
-export function anExport(accountId: string, overrides: Partial<StoredExport> = {}): StoredExport {
-  return {
-    id: freshId(),
-    account_id: accountId,
-    created_at: '2026-03-01T10:00:00.000Z',
-    status: 'created',
-    start: '2026-02-01T00:00:00.000Z',
-    end: '2026-03-01T00:00:00.000Z',
-    filter_rules: [{ id: 'abc123', lhv: 'lead.state', op: 'is equal to', rhv: 'TX' }],
-    email_to: ['ops@example.com'],
-    fields: ['id', 'vars.lead.email'],
-    date_format: 'legacy',
-    user: USER,
-    expires_at: '2026-03-08T10:00:00.000Z',
-    exported_docs: 0,
-    downloads: [],
-    ...overrides,
-  };
-}
 
 const LIVE = '2026-03-02T00:00:00.000Z';
 

@@ -1,11 +1,9 @@
 import type { FileStore } from '@leadroute/core';
 import { describe, expect, it } from 'vitest';
+import type { FileStoreHarness } from '../types';
 
-/** A fresh file store for one case, and how to release it. */
-export interface FileStoreHarness {
-  readonly store: FileStore;
-  readonly close?: () => Promise<void>;
-}
+export type { FileStoreHarness } from '../types';
+
 
 async function* chunks(parts: readonly (string | Uint8Array)[], failAfter?: number): AsyncIterable<string | Uint8Array> {
   let i = 0;

@@ -1,7 +1,7 @@
 import type { IdempotencyRecord } from '@leadroute/core';
 import { expect } from 'vitest';
 import { freshId } from '../fixtures';
-import type { Suite } from '../harness';
+import type { Suite } from '../types';
 
 const T0 = '2026-03-01T12:00:00.000Z';
 const DAY_LATER = '2026-03-02T12:00:00.000Z';

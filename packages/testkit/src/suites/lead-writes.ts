@@ -1,8 +1,8 @@
 import type { LeadRecord, LeadWriteBundle, LeadWrites, Storage } from '@leadroute/core';
 import { expect } from 'vitest';
 import { aLead, anAccount, anEvent, aRollupRow } from '../fixtures';
-import type { Suite } from '../harness';
-import { aSearchDocument } from './search';
+import type { Suite } from '../types';
+import { aSearchDocument } from '../records';
 
 const HOUR = '2026-03-08T07:00:00.000Z';
 const LIVE = '2026-03-01T00:00:00.000Z';

@@ -1,25 +1,8 @@
-import { parseSearchText, SEARCH_FIELDS, type SearchDocument, type SearchField, type SearchIndexQuery, type Storage } from '@leadroute/core';
+import { parseSearchText, type SearchDocument, type SearchIndexQuery, type Storage } from '@leadroute/core';
 import { expect } from 'vitest';
 import { anAccount, freshId } from '../fixtures';
 import type { Suite } from '../harness';
-
-/** A search document for `accountId`; fields not given are ''. */
-export function aSearchDocument(accountId: string, fields: Partial<Record<SearchField, string>>, overrides: Partial<SearchDocument> = {}): SearchDocument {
-  const all = Object.fromEntries(SEARCH_FIELDS.map((f) => [f, fields[f] ?? ''])) as Record<SearchField, string>;
-  return {
-    lead_id: freshId(),
-    account_id: accountId,
-    flow_id: 'f'.repeat(24),
-    flow_name: 'Auto',
-    source_id: 'a'.repeat(24),
-    source_name: 'Vendor',
-    submission_timestamp: '2026-03-08T12:00:00.000Z',
-    fields: all,
-    event_id: freshId(),
-    expires_at: '2026-06-06T12:00:00.000Z',
-    ...overrides,
-  };
-}
+import { aSearchDocument } from '../records';
 
 const find = async (storage: Storage, accountId: string, text: string, extra: Partial<SearchIndexQuery> = {}) => {
   const parsed = parseSearchText(text);

@@ -1,0 +1,26 @@
+// Typechecked three times by package-check.sh (node16, nodenext, bundler; skipLibCheck off),
+// as .mts (ESM), .cts (CommonJS) and .ts (bundler): every declaration file of every package
+// and of what they import must resolve and check, and the options of the adapters must be
+// real types, not `any`.
+import * as azure from '@leadroute/azure-blob';
+import * as client from '@leadroute/client';
+import * as core from '@leadroute/core';
+import * as express from '@leadroute/express';
+import * as fastify from '@leadroute/fastify';
+import * as memory from '@leadroute/memory';
+import * as mongo from '@leadroute/mongo';
+import * as postgres from '@leadroute/postgres';
+import * as s3 from '@leadroute/s3';
+import * as smtp from '@leadroute/smtp';
+import * as testkit from '@leadroute/testkit';
+
+type IsAny<T> = 0 extends 1 & T ? true : false;
+type Assert<T extends false> = T;
+
+export type Modules = [typeof azure, typeof client, typeof core, typeof express, typeof fastify, typeof memory, typeof mongo, typeof postgres, typeof s3];
+export type More = [typeof smtp, typeof testkit];
+// #21.3: the pg pool and the nodemailer transport options are typed, not silently `any`.
+export type PgPool = Assert<IsAny<postgres.PostgresStorageOptions['pool']>>;
+export type SmtpTransport = Assert<IsAny<smtp.SmtpNotifierWithTransport['transport']>>;
+export type SmtpOptions = Assert<IsAny<Exclude<smtp.SmtpNotifierWithOptions['transportOptions'], string>>>;
+export type ClientResult = ReturnType<ReturnType<typeof client.createClient>['entities']['list']>;
