@@ -1,9 +1,9 @@
 import { isValid, parse } from 'date-fns';
-import { parseIsoInZone, WallDate, wallClockInstant } from '../../time';
+import { parseIsoInZone, WallDate, wallClockInstant, wallTime } from '../../time';
 import type { ParsedValue } from '../types';
 import type { ParseOptions } from './parsed';
 import { parsed, rawText } from './parsed';
-import { wallClock, yearsBetween } from './zoned';
+import { yearsBetween } from './zoned';
 
 const US_DATE = /^\d{1,2}\/\d{1,2}\/\d{2,4}(?:\s|$)/;
 const US_FORMATS = ['MM/dd/yyyy HH:mm:ss', 'MM/dd/yyyy HH:mm', 'MM/dd/yyyy h:mm a', 'MM/dd/yyyy', 'MM/dd/yy'];
@@ -51,7 +51,7 @@ const NO_DATE = { epoch: null, date: null, time: null, year: null, month: null, 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
 function dateComponents(epoch: number, timeZone: string, hasTime: boolean): Record<string, unknown> {
-  const { year, month, day, hour, minute, second, weekday } = wallClock(epoch, timeZone);
+  const { year, month, day, hour, minute, second, weekday } = wallTime(epoch, timeZone);
   const date = `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
   const time = `${pad(hour)}:${pad(minute)}:${pad(second)}`;
   return { epoch, date, time, year, month, day, hour, minute, weekday, has_time: hasTime, time_zone: timeZone };
@@ -81,7 +81,7 @@ export function parseDob(raw: unknown, options: ParseOptions = {}): ParsedValue 
   const date = String(components.date);
   // Calendar dates on both sides, in the zone, so a birthday counts from its midnight there.
   let age: number | null = null;
-  if (options.now !== undefined) age = yearsBetween(wallClock(epoch, timeZone), wallClock(options.now, timeZone));
+  if (options.now !== undefined) age = yearsBetween(wallTime(epoch, timeZone), wallTime(options.now, timeZone));
   const valid = age === null ? epoch <= (options.now ?? Number.POSITIVE_INFINITY) : age >= 0 && age < 150;
   return parsed('dob', raw, valid, date, { ...components, age });
 }
