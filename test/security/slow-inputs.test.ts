@@ -5,10 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { connect, type Socket } from 'node:net';
-import { createLeadService, EVENT_SCHEMA_VERSION, HANDLER_VERSION, type Logger, newId, type OpenRoute, type StoredEvent } from '@leadroute/core';
+import { createLeadService, type Logger, type OpenRoute, type StoredEvent } from '@leadroute/core';
 import { memoryStorage } from '@leadroute/memory';
 import { ok } from 'neverthrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportEvent } from '../exports/support';
 import { call } from '../support/call';
 import { basic, createFixture, type Fixture } from '../support/fixture';
 import { BINDINGS, type Binding, startBinding } from '../support/servers';
@@ -131,35 +132,12 @@ const until = async (what: () => boolean, ms = 5_000) => {
   }
 };
 
-function storedEvent(accountId: string, n: number): StoredEvent {
+/** A stored source event of `accountId`, `n` seconds into the day, with a 400-character field so pages weigh something. */
+const storedEvent = (accountId: string, n: number): StoredEvent => {
   const start = Date.parse('2026-03-08T12:00:00Z') + n * 1000;
-  const id = newId(start);
-  return {
-    id,
-    account_id: accountId,
-    type: 'source',
-    outcome: 'success',
-    reason: '',
-    lead_id: newId(start),
-    source_id: 'a1000000000000000000000a',
-    flow_id: 'f0000000000000000000000f',
-    recipient_id: null,
-    vars: { lead: { state: n % 2 ? 'TX' : 'NY', first_name: 'Ann', notes: 'x'.repeat(400) }, event_id: id },
-    host: 'test',
-    start_timestamp: start,
-    end_timestamp: start,
-    ms: 0,
-    wait_ms: 0,
-    overhead_ms: 0,
-    lag_ms: 0,
-    total_ms: 0,
-    handler_version: HANDLER_VERSION,
-    version: EVENT_SCHEMA_VERSION,
-    cap_reached: false,
-    ping_limit_reached: false,
-    expires_at: '2027-01-01T00:00:00.000Z',
-  } as StoredEvent;
-}
+  const lead = { state: n % 2 ? 'TX' : 'NY', first_name: 'Ann', notes: 'x'.repeat(400) };
+  return exportEvent(accountId, start, lead, { expires_at: '2027-01-01T00:00:00.000Z' });
+};
 
 describe.each(BINDINGS)('connections through %s', (name) => {
   it('#18.8 20 sockets pipelining GET /openapi.json and keyed GET /events?limit=1000 without reading keep memory bounded and others served', async () => {
