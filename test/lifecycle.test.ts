@@ -103,12 +103,16 @@ describe('#21.11 service lifecycle', () => {
 
   it('#21.11 close() waits for the export under way, which stops at its next page and is released for the next worker', async () => {
     const w = await world({ exports: { pageSize: 2, worker: { pollMs: 10 } } });
-    for (let i = 0; i < 10; i++) (await w.storage.events.insert(exportEvent(w.principal.account.id, Date.UTC(2026, 2, 2) + i * 1000, { n: i })))._unsafeUnwrap();
+    const at = (i: number) => Date.UTC(2026, 2, 2) + i * 1000;
+    for (let i = 0; i < 10; i++) (await w.storage.events.insert(exportEvent(w.principal.account.id, at(i), { n: i })))._unsafeUnwrap();
     // Event pages wait for the test, so the export is caught mid-way.
     const waiting: (() => void)[] = [];
     const stepped: Storage = {
       ...w.storage,
-      events: { ...w.storage.events, query: (q) => ResultAsync.fromSafePromise(new Promise<void>((r) => waiting.push(r))).andThen(() => w.storage.events.query(q)) },
+      events: {
+        ...w.storage.events,
+        query: (q) => ResultAsync.fromSafePromise(new Promise<void>((r) => waiting.push(r))).andThen(() => w.storage.events.query(q)),
+      },
     };
     const service = w.process({ storage: stepped, exports: { pageSize: 2, worker: { pollMs: 10 } } });
     service.start({ alerts: false, retention: false, firehose: false });

@@ -74,7 +74,11 @@ export function startPeriodic(name: string, intervalMs: number, logger: Logger, 
 
 /** The retention purge: expired events, leads and search entries, then the extra tasks. */
 export function startRetention(
-  deps: { clock: Clock; logger: Logger; purgeExpired: () => ResultAsync<{ events: number; leads: number; searchEntries: number }, { readonly message: string }> },
+  deps: {
+    clock: Clock;
+    logger: Logger;
+    purgeExpired: () => ResultAsync<{ events: number; leads: number; searchEntries: number }, { readonly message: string }>;
+  },
   options: RetentionJobOptions,
 ): StoppableJob {
   const { clock, logger } = deps;

@@ -113,7 +113,8 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     let fileStore: FileStore;
     const bucket = config.s3.exports;
     if (bucket) {
-      const location = { service: 'aws', bucket: bucket.bucket, accessKeyId: bucket.accessKeyId, secretAccessKey: bucket.secretAccessKey, region: config.s3.region } as const;
+      const { accessKeyId, secretAccessKey } = bucket;
+      const location = { service: 'aws', bucket: bucket.bucket, accessKeyId, secretAccessKey, region: config.s3.region } as const;
       fileStore = s3FileStore({ driver: s3, location, prefix: bucket.prefix });
     } else if (config.exports.dir) fileStore = directoryFileStore({ dir: config.exports.dir });
     else {
