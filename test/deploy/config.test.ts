@@ -60,6 +60,16 @@ describe('#21.12 the production server configuration', () => {
   });
 });
 
+describe('#21.12 export files in Azure Blob', () => {
+  it('#21.12 reads the Azure export container, and refuses two export destinations or half a setting', () => {
+    const azure = { LEADROUTE_AZURE_CONNECTION_STRING: 'AccountName=a;AccountKey=k', LEADROUTE_AZURE_CONTAINER: 'exports' };
+    expect(readConfig(azure)._unsafeUnwrap().azure.exports).toEqual({ connectionString: 'AccountName=a;AccountKey=k', container: 'exports', prefix: '' });
+    const s3 = { LEADROUTE_S3_BUCKET: 'b', LEADROUTE_S3_ACCESS_KEY_ID: 'id', LEADROUTE_S3_SECRET_ACCESS_KEY: 'secret' };
+    expect(readConfig({ ...azure, ...s3 })._unsafeUnwrapErr()).toEqual([expect.stringContaining('not both')]);
+    expect(readConfig({ LEADROUTE_AZURE_CONTAINER: 'exports' })._unsafeUnwrapErr()).toEqual([expect.stringContaining('go together')]);
+  });
+});
+
 describe('#21.12 the JSON-lines logger', () => {
   it('#21.12 writes one JSON object per line with level, time and message, drops lines below its level, and keeps errors readable', () => {
     const lines: string[] = [];

@@ -1,8 +1,6 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { EXPORT_JOB } from '@leadroute/core';
 import { postgresStorage } from '@leadroute/postgres';
@@ -12,15 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_URL, databaseAvailable, randomSchemaName } from '../../adapters/postgres/src/test-support';
 import { type S3rverHandle, startS3rver } from '../../adapters/s3/src/s3rver.test-helper';
 import { ENV_VARS } from '../../servers/leadroute/src/config';
+import { dockerfile, imageCommand, root, type ServerProcess, startServerProcess, stopAll } from './server-process';
 
 // Item #21.13: the production entry point, started exactly as the Docker image starts it,
 // on PostgreSQL, s3rver and a local SMTP server, through a lead, an alert e-mail, an
 // export cut short by SIGTERM, a restart and the finished export in the bucket.
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const dockerfile = readFileSync(`${root}servers/leadroute/Dockerfile`, 'utf8');
-/** The image's command line, read from its CMD, so the test runs what the image runs. */
-const imageCommand = JSON.parse((/^CMD (\[.*\])\s*$/m.exec(dockerfile) as RegExpExecArray)[1] as string) as string[];
 
 const KEY = { id: 'AKIALEADROUTESERVER', secret: 'server-secret' };
 const BUCKET = 'leadroute-exports';
@@ -31,14 +25,6 @@ const SEEDED = 4000;
 interface Mail {
   readonly to: string[];
   readonly raw: string;
-}
-
-interface ServerProcess {
-  readonly child: ChildProcess;
-  readonly url: string;
-  /** Every JSON log line so far. */
-  readonly logs: Record<string, unknown>[];
-  readonly exited: Promise<number | null>;
 }
 
 const enabled = await databaseAvailable('test/deploy/production-server.test.ts');
@@ -53,32 +39,7 @@ describe.runIf(enabled)('#21.13 the production server on PostgreSQL, S3 and SMTP
   let server: ServerProcess;
   const running: ServerProcess[] = [];
 
-  const start = async (): Promise<ServerProcess> => {
-    const [command, ...args] = imageCommand;
-    const executable = command === 'node' ? process.execPath : (command as string);
-    const child = spawn(executable, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    const logs: Record<string, unknown>[] = [];
-    let rest = '';
-    let stderr = '';
-    child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', (chunk: string) => {
-      const lines = (rest + chunk).split('\n');
-      rest = lines.pop() ?? '';
-      for (const line of lines) if (line.trim()) logs.push(JSON.parse(line) as Record<string, unknown>);
-    });
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => (stderr += chunk));
-    const exited = once(child, 'exit').then(([code]) => code as number | null);
-    const started: ServerProcess = { child, logs, exited, url: '' };
-    running.push(started);
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const listening = logs.find((l) => l.msg === 'leadroute listening');
-      if (listening) return { ...started, url: listening.url as string };
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the server did not start:\n${JSON.stringify(logs, null, 1)}\n${stderr}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
+  const start = (): Promise<ServerProcess> => startServerProcess(env, running);
 
   const api = async (path: string, init: { method?: string; body?: unknown; auth?: boolean } = {}) => {
     const res = await fetch(`${server.url}${path}`, {
@@ -134,8 +95,7 @@ describe.runIf(enabled)('#21.13 the production server on PostgreSQL, S3 and SMTP
   }, 90_000);
 
   afterAll(async () => {
-    for (const p of running) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
-    await Promise.all(running.map((p) => p.exited));
+    await stopAll(running);
     await pool?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await pool?.end();
     await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));

@@ -31,12 +31,19 @@ export const ENV_VARS: readonly EnvVar[] = [
   { name: 'LEADROUTE_S3_SECRET_ACCESS_KEY', default: '(none)', description: 'Its secret; required with LEADROUTE_S3_BUCKET.' },
   { name: 'LEADROUTE_S3_FORCE_PATH_STYLE', default: 'false', description: 'Address buckets as endpoint/bucket (most S3-compatible servers need true).' },
   { name: 'LEADROUTE_S3_PREFIX', default: '(none)', description: 'Prefix of export object keys in the bucket.' },
+  {
+    name: 'LEADROUTE_AZURE_CONNECTION_STRING',
+    default: '(none)',
+    description: 'Connection string (with the account key) for export files in Azure Blob; downloads are SAS URLs.',
+  },
+  { name: 'LEADROUTE_AZURE_CONTAINER', default: '(none)', description: 'Container for export files; required with the connection string.' },
+  { name: 'LEADROUTE_AZURE_PREFIX', default: '(none)', description: 'Prefix of export blob names in the container.' },
   { name: 'LEADROUTE_AZURE_MAX_TRIES', default: '3', description: 'Attempts per request of the Azure Blob driver (firehose delivery to Azure).' },
   { name: 'LEADROUTE_AZURE_TRY_TIMEOUT_MS', default: '30000', description: 'Longest single Azure Blob attempt, in ms.' },
   {
     name: 'LEADROUTE_EXPORT_DIR',
     default: '(memory)',
-    description: 'Without S3: directory for export files, served through signed links. Unset: kept in memory.',
+    description: 'Without S3 or Azure: directory for export files, served through signed links. Unset: kept in memory.',
   },
   { name: 'LEADROUTE_EXPORT_LINK_SECRET', default: '(random)', description: 'HMAC key of served download links; give every process the same one.' },
   { name: 'LEADROUTE_EXPORT_PAGE_SIZE', default: '1000', description: 'Events read per page while an export runs (a shutdown stops an export at a page).' },
@@ -84,7 +91,11 @@ export interface ServerConfig {
     readonly forcePathStyle: boolean;
     readonly exports: { readonly bucket: string; readonly accessKeyId: string; readonly secretAccessKey: string; readonly prefix: string } | undefined;
   };
-  readonly azure: { readonly maxTries: number; readonly tryTimeoutMs: number };
+  readonly azure: {
+    readonly maxTries: number;
+    readonly tryTimeoutMs: number;
+    readonly exports: { readonly connectionString: string; readonly container: string; readonly prefix: string } | undefined;
+  };
   readonly exports: { readonly dir: string | undefined; readonly linkSecret: string | undefined; readonly pageSize: number; readonly pollMs: number };
   readonly smtp: { readonly url: string; readonly from: string } | undefined;
   readonly alerts: { readonly intervalMs: number; readonly settings: Readonly<Record<string, unknown>> | undefined };
@@ -130,6 +141,11 @@ export function readConfig(env: NodeJS.ProcessEnv): Result<ServerConfig, string[
   const accessKeyId = text('LEADROUTE_S3_ACCESS_KEY_ID');
   const secretAccessKey = text('LEADROUTE_S3_SECRET_ACCESS_KEY');
   if (bucket && (!accessKeyId || !secretAccessKey)) problems.push('LEADROUTE_S3_BUCKET needs LEADROUTE_S3_ACCESS_KEY_ID and LEADROUTE_S3_SECRET_ACCESS_KEY.');
+  const azureConnection = text('LEADROUTE_AZURE_CONNECTION_STRING');
+  const azureContainer = text('LEADROUTE_AZURE_CONTAINER');
+  if ((azureConnection === undefined) !== (azureContainer === undefined))
+    problems.push('LEADROUTE_AZURE_CONNECTION_STRING and LEADROUTE_AZURE_CONTAINER go together: set both or neither.');
+  if (bucket && azureConnection) problems.push('Export files go to one place: set LEADROUTE_S3_BUCKET or LEADROUTE_AZURE_CONNECTION_STRING, not both.');
   const smtpUrl = text('LEADROUTE_SMTP_URL');
   if (smtpUrl && !['smtp:', 'smtps:'].includes(URL.parse(smtpUrl)?.protocol ?? '')) problems.push('LEADROUTE_SMTP_URL must be an smtp:// or smtps:// URL.');
 
@@ -167,7 +183,14 @@ export function readConfig(env: NodeJS.ProcessEnv): Result<ServerConfig, string[
       exports:
         bucket && accessKeyId && secretAccessKey ? { bucket, accessKeyId, secretAccessKey, prefix: text('LEADROUTE_S3_PREFIX') ?? '' } : undefined,
     },
-    azure: { maxTries: integer('LEADROUTE_AZURE_MAX_TRIES', 3), tryTimeoutMs: integer('LEADROUTE_AZURE_TRY_TIMEOUT_MS', 30_000, 0) },
+    azure: {
+      maxTries: integer('LEADROUTE_AZURE_MAX_TRIES', 3),
+      tryTimeoutMs: integer('LEADROUTE_AZURE_TRY_TIMEOUT_MS', 30_000, 0),
+      exports:
+        azureConnection && azureContainer
+          ? { connectionString: azureConnection, container: azureContainer, prefix: text('LEADROUTE_AZURE_PREFIX') ?? '' }
+          : undefined,
+    },
     exports: {
       dir: text('LEADROUTE_EXPORT_DIR'),
       linkSecret: text('LEADROUTE_EXPORT_LINK_SECRET'),

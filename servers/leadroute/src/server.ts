@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLeadService, type FileStore, type LeadService, type Logger, type Notifier, type RetentionTask, type Storage } from '@leadroute/core';
-import { azureBlobStorage } from '@leadroute/azure-blob';
+import { azureBlobFileStore, azureBlobStorage } from '@leadroute/azure-blob';
 import { expressCertificateRouter, expressRouter } from '@leadroute/express';
 import { directoryFileStore, memoryFileStore, memoryStorage } from '@leadroute/memory';
 import { migrate, postgresStorage, purgeCounters } from '@leadroute/postgres';
@@ -116,9 +116,10 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
       const { accessKeyId, secretAccessKey } = bucket;
       const location = { service: 'aws', bucket: bucket.bucket, accessKeyId, secretAccessKey, region: config.s3.region } as const;
       fileStore = s3FileStore({ driver: s3, location, prefix: bucket.prefix });
-    } else if (config.exports.dir) fileStore = directoryFileStore({ dir: config.exports.dir });
+    } else if (config.azure.exports) fileStore = azureBlobFileStore(config.azure.exports);
+    else if (config.exports.dir) fileStore = directoryFileStore({ dir: config.exports.dir });
     else {
-      logger.warn({}, 'neither LEADROUTE_S3_BUCKET nor LEADROUTE_EXPORT_DIR is set: export files are kept in memory');
+      logger.warn({}, 'no LEADROUTE_S3_BUCKET, LEADROUTE_AZURE_CONNECTION_STRING or LEADROUTE_EXPORT_DIR: export files are kept in memory');
       fileStore = memoryFileStore();
     }
 
@@ -174,7 +175,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
       {
         url,
         storage: pool ? 'postgresql' : 'memory',
-        exportFiles: bucket ? 's3' : config.exports.dir ? 'directory' : 'memory',
+        exportFiles: bucket ? 's3' : config.azure.exports ? 'azure' : config.exports.dir ? 'directory' : 'memory',
         mail: config.smtp ? 'smtp' : 'log',
       },
       'leadroute listening',
