@@ -155,15 +155,18 @@ describe('export jobs', () => {
     expect(w.outbox.messages.at(-1)?.subject).toContain('Export ready (truncated)');
   });
 
-  it('the background worker runs new exports by itself, and stop() ends it', async () => {
+  it('the background worker runs new exports by itself once the service starts, and close() ends it (#21.11)', async () => {
     const w = await world();
     await seed(w, 2);
     expect(w.service.exports.worker.started).toBe(false);
     const service = w.process({ exports: { worker: { pollMs: 20 } } });
+    // Creating a service starts nothing (#21.11): start() does.
+    expect(service.exports.worker.started).toBe(false);
+    service.start({ alerts: false, retention: false, firehose: false });
     expect(service.exports.worker.started).toBe(true);
     const exp = (await service.exports.create(w.principal, request))._unsafeUnwrap();
     await vi.waitFor(() => expect(exportRow(w, exp.id)?.status).toBe('complete'), { timeout: 5000 });
-    await service.exports.worker.stop();
+    await service.close();
     expect(service.exports.worker.started).toBe(false);
     const later = (await service.exports.create(w.principal, request))._unsafeUnwrap();
     await new Promise((resolve) => setTimeout(resolve, 100));

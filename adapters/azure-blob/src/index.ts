@@ -14,6 +14,8 @@ import type {
 import { putMany } from '@leadroute/core';
 import { errAsync, ok, okAsync, Result, ResultAsync } from 'neverthrow';
 
+export { azureBlobFileStore, type AzureBlobFileStoreOptions } from './file-store';
+
 /** Options of {@link azureBlobStorage}. */
 export interface AzureBlobStorageOptions {
   /**

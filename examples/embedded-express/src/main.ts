@@ -20,6 +20,8 @@ const service = createLeadService({ storage: memoryStorage() });
 const apiKey = process.env.LEADROUTE_API_KEY || randomBytes(18).toString('base64url');
 (await service.accounts.create({ name: 'Embedded', api_key: apiKey }))._unsafeUnwrap();
 app.use('/leadroute', expressRouter(service));
+// Creating the service starts nothing: start() runs its background jobs (alert passes, purges, firehose retries).
+service.start();
 
 // Loopback unless HOST says otherwise (HOST=0.0.0.0 to serve the network).
 const host = process.env.HOST || '127.0.0.1';
@@ -29,6 +31,6 @@ const server = app.listen(Number(process.env.PORT ?? 3002), host, () => {
   console.log(`Existing app with Leadroute at /leadroute listening on ${url}`);
   console.log(`Try:\n  curl -u API:${apiKey} ${url}/leadroute/entities`);
 });
-const stop = () => server.close(() => process.exit(0));
+const stop = () => server.close(() => void service.close().finally(() => process.exit(0)));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

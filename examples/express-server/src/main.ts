@@ -49,11 +49,13 @@ const keys = reused
 // The certificate service has its own base address; mount it before the API router at '/'.
 app.use('/certificates', expressCertificateRouter(service));
 app.use('/', expressRouter(service));
+// Creating the service starts nothing: start() runs the export worker, alert passes, purges and firehose retries.
+service.start();
 
 console.log(`Leadroute example (${pool ? 'PostgreSQL' : 'in-memory'} storage${reused ? ', data from an earlier start' : ''}) listening on ${url}`);
 for (const c of CALLERS) console.log(`  ${c.env.padEnd(24)} ${keys[c.role]}   (${c.role}${process.env[c.env] || reused ? '' : ', random'})`);
 console.log(`Try:\n  curl -u API:${keys.demo} ${url}/entities`);
 
-const stop = () => server.close(() => void (pool?.end() ?? Promise.resolve()).finally(() => process.exit(0)));
+const stop = () => server.close(() => void service.close().then(() => pool?.end()).finally(() => process.exit(0)));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

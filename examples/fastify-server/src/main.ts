@@ -14,12 +14,14 @@ const apiKey = process.env.LEADROUTE_API_KEY || randomBytes(18).toString('base64
 await app.register(leadroute, { service, prefix: '/api' });
 await app.register(leadroute, { service, serve: 'certificates', prefix: '/certificates' });
 app.get('/health', async () => ({ ok: true }));
+// Creating the service starts nothing: start() runs the export worker, alert passes, purges and firehose retries.
+service.start();
 
 // Loopback unless HOST says otherwise (HOST=0.0.0.0 to serve the network).
 const address = await app.listen({ port: Number(process.env.PORT ?? 3001), host: process.env.HOST || '127.0.0.1' });
 console.log(`Leadroute on Fastify listening on ${address}`);
 console.log(`Try:\n  curl -u API:${apiKey} ${address}/api/entities`);
 
-const stop = () => void app.close().then(() => process.exit(0));
+const stop = () => void app.close().then(() => service.close()).then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

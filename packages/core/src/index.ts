@@ -21,5 +21,6 @@ export * from './rules';
 export * from './search';
 export * from './stats';
 export { createLeadService, type LeadService, type LeadServiceOptions, missingStorageMethods } from './service';
+export type { RetentionJobOptions, RetentionTask, ServiceStartOptions } from './lifecycle';
 export { isoTime, isTimeZone } from './time';
 export { type Check, checks, isRecord, validateFields } from './validation';

@@ -18,6 +18,7 @@ import { createFlowCache } from './flows/compile';
 import { createLeadsApi, type LeadsApi } from './flows/intake';
 import { createFlowsApi, type FlowsApi } from './flows/service';
 import { createIntegrationRegistry, type IntegrationRegistry } from './integrations/registry';
+import { alertJob, type ServiceStartOptions, startRetention, type StoppableJob } from './lifecycle';
 import { type Clock, systemClock } from './ports/clock';
 import type { CloudStorageDrivers } from './ports/cloud-storage';
 import type { FileStore } from './ports/files';
@@ -101,6 +102,22 @@ export interface LeadService {
   readonly storage: Storage;
   readonly clock: Clock;
   readonly logger: Logger;
+  /**
+   * Starts every background job: the export worker, alert detector passes, the
+   * retention purge and firehose spool retries (each can be left out). Creating the
+   * service starts none of them. Calling it while the jobs run does nothing.
+   */
+  start(options?: ServiceStartOptions): void;
+  /**
+   * Stops every background job and resolves once the work under way has ended (an
+   * export stops at its next page and is released for the next worker). Safe to call
+   * more than once, and before `start()`; the service may be started again afterwards.
+   */
+  close(): Promise<void>;
+  /** `close()`, for `await using service = createLeadService(...)`. */
+  [Symbol.asyncDispose](): Promise<void>;
+  /** True between `start()` and `close()`. */
+  readonly running: boolean;
 }
 
 /** Every store an adapter must have and its methods; `leadWrites` is optional (without it, core writes a lead's records one by one). */
@@ -161,20 +178,63 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     const record = await storage.entities.get(id);
     return record.isOk() && record.value ? record.value.name : '';
   };
+  const alerts = createAlertsApi({ storage, clock, logger, recorder, notifier, entityName });
+  const events = createEventsApi({ storage, clock });
+  let jobs: StoppableJob[] | undefined;
+  let closing: Promise<void> | undefined;
+
+  const start = (startOptions: ServiceStartOptions = {}): void => {
+    if (jobs) return;
+    jobs = [];
+    if (startOptions.exports ?? exports.backgroundWorker) {
+      exports.worker.start();
+      jobs.push({ name: 'exports', stop: () => exports.worker.stop() });
+    }
+    if (startOptions.alerts !== false) jobs.push(alertJob(alerts.runner({ intervalMs: startOptions.alerts?.intervalMs ?? 60_000 })));
+    if (startOptions.retention !== false) jobs.push(startRetention({ clock, logger, purgeExpired: () => events.purgeExpired() }, startOptions.retention ?? {}));
+    if (startOptions.firehose !== false) {
+      const runner = firehose.runner(startOptions.firehose ?? {});
+      runner.start();
+      jobs.push({ name: 'firehose', stop: () => runner.stop() });
+    }
+    logger.info({ jobs: jobs.map((j) => j.name) }, 'background jobs started');
+  };
+
+  const close = (): Promise<void> => {
+    if (closing) return closing;
+    const running = jobs;
+    if (!running) return Promise.resolve();
+    closing = Promise.allSettled(running.map((job) => job.stop())).then((settled) => {
+      settled.forEach((r, i) => {
+        if (r.status === 'rejected') logger.error({ err: r.reason, job: running[i]?.name }, 'background job did not stop cleanly');
+      });
+      logger.info({ jobs: running.map((j) => j.name) }, 'background jobs stopped');
+      jobs = undefined;
+      closing = undefined;
+    });
+    return closing;
+  };
+
   return {
+    start,
+    close,
+    [Symbol.asyncDispose]: close,
+    get running() {
+      return jobs !== undefined && closing === undefined;
+    },
     accounts: createAccountsApi({ storage, clock }),
     entities,
     aliases: createAliasesApi({ storage, clock, entities }),
     flows: createFlowsApi({ storage, clock, entities, integrations }),
     leads: createLeadsApi({ storage, clock, logger, integrations, recorder, compile: createFlowCache(), entityName, host: options.host ?? hostname() }),
-    events: createEventsApi({ storage, clock }),
+    events,
     feedback: createFeedbackApi({ storage, clock, logger, recorder, integrations: createFeedbackIntegrationRegistry(options.feedbackIntegrations), host: options.host ?? hostname() }),
     stats: createStatsApi({ storage, clock }),
     search: createSearchApi({ storage, clock }),
     firehose,
     certificates,
     exports,
-    alerts: createAlertsApi({ storage, clock, logger, recorder, notifier, entityName }),
+    alerts,
     integrations,
     recorder,
     storage,

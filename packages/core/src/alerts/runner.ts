@@ -37,7 +37,10 @@ export function startRunner(
       options.onPass?.(result.isOk() ? { report: result.value } : { error: result.error });
     })();
     void current.finally(() => {
-      if (!stopped) timer = setTimeout(pass, interval);
+      if (stopped) return;
+      timer = setTimeout(pass, interval);
+      // A detector timer is no reason for the process to stay up; the host's server is.
+      timer.unref?.();
     });
   };
   pass();

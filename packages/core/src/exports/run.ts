@@ -22,12 +22,21 @@ export interface ExportRunDeps {
   readonly fileStore: FileStore | undefined;
   readonly notifier: Notifier;
   readonly settings: ExportSettings;
+  /**
+   * Aborted when the worker stops (a shutdown): the job ends at the next page,
+   * releases its lease at once and is taken up again from the start by the next worker.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** How a job run ended: settled (done or failed for good), retried later, or lost to another worker. */
 export type JobRunOutcome = 'settled' | 'retry' | 'lost';
 
-type Produced = { readonly kind: 'written'; readonly rows: number; readonly truncated: boolean } | { readonly kind: 'lost' } | { readonly kind: 'failed'; readonly message: string; readonly cause?: unknown };
+type Produced =
+  | { readonly kind: 'written'; readonly rows: number; readonly truncated: boolean }
+  | { readonly kind: 'lost' }
+  | { readonly kind: 'interrupted'; readonly rows: number }
+  | { readonly kind: 'failed'; readonly message: string; readonly cause?: unknown };
 
 /** Waits until the stringifier wants more, or is gone (its consumer failed). */
 function drained(stream: Stringifier): Promise<void> {
@@ -90,8 +99,17 @@ export async function runExportJob(deps: ExportRunDeps, job: LeasedJob): Promise
   });
   const produced = await produce(deps, ref, exp, account.value, stringifier);
   if (produced.kind === 'written') stringifier.end();
-  else stringifier.destroy(new Error(produced.kind === 'lost' ? 'lease lost' : produced.message));
+  else stringifier.destroy(new Error(produced.kind === 'failed' ? produced.message : produced.kind));
   const uploaded = await upload;
+
+  if (produced.kind === 'interrupted') {
+    // Released due now rather than left to its lease, so a restarted (or another) worker takes it up at once.
+    if (uploaded.isOk()) await deps.fileStore.remove(fileKey);
+    const now = clock.now();
+    await storage.jobs.fail(ref, now, 'The worker stopped before the export ended; it starts again.', now);
+    logger.info({ ...log, rows: produced.rows }, 'export interrupted by shutdown; released for the next worker');
+    return 'retry';
+  }
 
   if (produced.kind === 'lost') {
     logger.warn(log, 'export lease lost to another worker; stopping');
@@ -159,6 +177,7 @@ async function produce(deps: ExportRunDeps, ref: JobRef, exp: StoredExport, acco
     const last = page.value[page.value.length - 1];
     if (page.value.length < settings.pageSize || !last) return { kind: 'written', rows, truncated: false };
     after = last.id;
+    if (deps.signal?.aborted) return { kind: 'interrupted', rows };
     // The heartbeat: a worker that stops here (a crash) lets its lease run out.
     const held = await storage.jobs.extend(ref, clock.now(), settings.leaseMs);
     if (held.isErr()) return { kind: 'failed', message: held.error.message };

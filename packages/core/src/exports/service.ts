@@ -44,8 +44,10 @@ export interface ExportsApi {
   download(id: string, expires: string | null, signature: string | null): ResultAsync<ExportDownloadFile, LeadrouteError>;
   /** Runs every pending export job now (what tests and cron-style hosts call); answers how many settled. */
   runPending(): Promise<number>;
-  /** The in-process worker: `start()` and `stop()`. */
+  /** The in-process worker: `service.start()` and `service.close()` start and stop it. */
   readonly worker: ExportWorker;
+  /** Whether `service.start()` runs the worker: false when created with `exports: { worker: false }`. */
+  readonly backgroundWorker: boolean;
 }
 
 /** The API view of a stored export: no account ID, no file key. */
@@ -66,8 +68,8 @@ export function createExportsApi(deps: {
 }): ExportsApi {
   const { storage, clock, fileStore } = deps;
   const settings = exportSettings(deps.options, () => randomBytes(32));
+  // Nothing starts here: service.start() starts the worker (unless `worker: false`), service.close() stops it.
   const worker = createExportWorker({ ...deps, settings }, settings.worker === false ? 5000 : settings.worker.pollMs);
-  if (settings.worker !== false) worker.start();
 
   const own = (principal: Principal, id: string, malformed: () => LeadrouteError): ResultAsync<StoredExport, LeadrouteError> => {
     if (!isId(id)) return errAsync(malformed());
@@ -86,6 +88,7 @@ export function createExportsApi(deps: {
 
   return {
     worker,
+    backgroundWorker: settings.worker !== false,
     runPending: () => worker.runPending(),
     create(principal, body) {
       const parsed = parseExportRequest(body, principal.account.time_zone);

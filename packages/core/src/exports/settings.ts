@@ -34,9 +34,9 @@ export interface ExportOptions {
   /** Claims of one job before it ends in error (a job that keeps killing its worker). @default 3 */
   readonly maxAttempts?: number;
   /**
-   * The in-process worker: `false` runs nothing in the background (call
-   * `service.exports.runPending()` or run a worker elsewhere), otherwise how often
-   * it looks for work left by other processes. New exports start at once either way
+   * The in-process worker, which `service.start()` starts: `false` leaves it out
+   * (call `service.exports.runPending()` or run a worker elsewhere), otherwise how
+   * often it looks for work left by other processes. New exports start at once
    * when the worker runs.
    * @default { pollMs: 5000 }
    */

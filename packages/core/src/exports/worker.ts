@@ -11,7 +11,11 @@ export interface ExportWorker {
   runPending(): Promise<number>;
   /** Starts background passes every `pollMs`; the timers never keep the process alive. */
   start(): void;
-  /** Stops background passes; resolves when the pass under way (if any) has ended. */
+  /**
+   * Stops background passes; resolves when the pass under way (if any) has ended.
+   * An export it is running stops at its next page and is released for the next
+   * worker (it starts again from the beginning), so stopping takes one page, not a whole export.
+   */
   stop(): Promise<void>;
   /** Asks for a pass soon (a new export was queued); does nothing unless started. */
   kick(): void;
@@ -25,8 +29,21 @@ export function createExportWorker(deps: ExportRunDeps, pollMs: number): ExportW
   let stopping = false;
   let queued = false;
   let again = false;
+  let abort = new AbortController();
+  // Immediate passes asked for by start() and kick(): cleared by stop(), so a stopped worker leaves no timer behind.
+  const soon = new Set<ReturnType<typeof setTimeout>>();
+  const passSoon = () => {
+    const t = setTimeout(() => {
+      soon.delete(t);
+      background();
+    }, 0);
+    t.unref();
+    soon.add(t);
+  };
 
   const pass = async (background: boolean): Promise<number> => {
+    // Only background passes belong to start()/stop(); runPending() callers wait for their jobs to end.
+    const jobDeps: ExportRunDeps = background ? { ...deps, signal: abort.signal } : deps;
     let settled = 0;
     for (;;) {
       const claimed = await storage.jobs.claim(EXPORT_JOB, clock.now(), settings.leaseMs);
@@ -36,7 +53,7 @@ export function createExportWorker(deps: ExportRunDeps, pollMs: number): ExportW
       }
       if (!claimed.value) return settled;
       try {
-        if ((await runExportJob(deps, claimed.value)) === 'settled') settled++;
+        if ((await runExportJob(jobDeps, claimed.value)) === 'settled') settled++;
       } catch (e) {
         // A bug in a job must not stop the worker; the lease runs out and the attempt counts.
         logger.error({ err: e, exportId: claimed.value.id }, 'export job threw');
@@ -79,21 +96,23 @@ export function createExportWorker(deps: ExportRunDeps, pollMs: number): ExportW
     start() {
       if (timer) return;
       stopping = false;
+      abort = new AbortController();
       timer = setInterval(background, pollMs);
       timer.unref();
-      const first = setTimeout(background, 0);
-      first.unref();
+      passSoon();
     },
     async stop() {
       if (timer) clearInterval(timer);
       timer = undefined;
+      for (const t of soon) clearTimeout(t);
+      soon.clear();
       stopping = true;
+      abort.abort();
       await chain;
     },
     kick() {
       if (!timer) return;
-      const soon = setTimeout(background, 0);
-      soon.unref();
+      passSoon();
     },
   };
 }
