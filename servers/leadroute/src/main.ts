@@ -1,5 +1,5 @@
 /**
- * The production entry point: `node --import tsx --conditions=@leadroute/source servers/leadroute/src/main.ts`
+ * The production entry point: `node --import tsx servers/leadroute/src/main.ts`
  * (the Dockerfile's CMD, and what test/deploy runs). Configuration comes from the
  * environment variables listed in README.md; logs are JSON lines on stdout.
  */
