@@ -169,8 +169,10 @@ describe.each(BINDINGS)('connections through %s', (name) => {
       expect(performance.now() - started).toBeLessThan(15_000);
       const after = process.memoryUsage();
       // Unbounded, this attack took the RSS from about 200 MB to over 2 GB; one answer per connection is a few MB.
-      expect((after.rss - before.rss) / 2 ** 20).toBeLessThan(150);
+      // Live heap is the tight bound; RSS also holds garbage not yet collected and freed pages the allocator
+      // keeps (it grew 197 MB once on a loaded CI machine), so its bound only separates bounded from unbounded.
       expect((after.heapUsed - before.heapUsed) / 2 ** 20).toBeLessThan(150);
+      expect((after.rss - before.rss) / 2 ** 20).toBeLessThan(600);
     } finally {
       for (const s of sockets) s.destroy();
       await binding.close();
