@@ -127,8 +127,11 @@ export function compare(name: string, value: number, baseline?: { name: string; 
   };
 }
 
-function fmt(value: number | undefined, digits = 0): string {
-  return value === undefined ? '' : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+/** Small figures (CPU ms per request) keep their decimals; large ones are whole numbers. */
+function fmt(value: number | undefined, digits?: number): string {
+  if (value === undefined) return '';
+  const places = digits ?? (Math.abs(value) < 10 ? 2 : 0);
+  return value.toLocaleString('en-US', { maximumFractionDigits: places, minimumFractionDigits: places });
 }
 
 /** Prints one table row per figure. */
