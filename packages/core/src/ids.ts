@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 
 /** A 24-character hexadecimal identifier (spec: "All identifiers called ID"). */
 export type Id = string & { readonly __brand?: 'Id' };
@@ -18,8 +18,34 @@ const RULE_ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQR
  * @param nowMs the creation time; pass the service clock's time.
  */
 export function newId(nowMs: number): Id {
-  return secondsPrefix(nowMs) + randomBytes(8).toString('hex');
+  return secondsPrefix(nowMs) + pool.hex8();
 }
+
+/**
+ * Cryptographic random bytes drawn 4 KiB at a time and handed out 8 at a time, each byte
+ * once (as the uuid package does): one `randomFillSync` per 512 IDs instead of one per ID,
+ * which cost 13% of intake CPU (#22). The bytes are the same CSPRNG output either way.
+ */
+const pool = (() => {
+  const bytes = Buffer.allocUnsafe(4096);
+  let offset = bytes.length;
+  const take = (): number => {
+    if (offset + 8 > bytes.length) {
+      randomFillSync(bytes);
+      offset = 0;
+    }
+    const at = offset;
+    offset += 8;
+    return at;
+  };
+  return {
+    hex8: (): string => {
+      const at = take();
+      return bytes.toString('hex', at, at + 8);
+    },
+    uint64: (): bigint => bytes.readBigUInt64BE(take()),
+  };
+})();
 
 const secondsPrefix = (nowMs: number): string => Math.floor(nowMs / 1000).toString(16).padStart(8, '0').slice(-8);
 
@@ -52,7 +78,7 @@ export function idSequence(): IdSequence {
       // A later second sorts after every earlier ID whatever its random part: start afresh.
       if (seconds !== lastSeconds || RANDOM_LIMIT - 1n - last < MIN_ROOM) last = -1n;
       lastSeconds = seconds;
-      last = last + 1n + (randomBytes(8).readBigUInt64BE(0) % (RANDOM_LIMIT - 1n - last));
+      last = last + 1n + (pool.uint64() % (RANDOM_LIMIT - 1n - last));
       return seconds + last.toString(16).padStart(16, '0');
     },
   };
