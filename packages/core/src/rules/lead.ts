@@ -47,7 +47,21 @@ export function typeLead(
       typed[key] = raw;
       continue;
     }
-    typed[key] = parseValue(type ?? 'string', raw, options);
+    // Parsed on first read, then kept (#22): most rules read a few fields, and a phone
+    // number's parse (libphonenumber with full metadata) cost more than the rest of a
+    // lead's typing together. Reading every property (spread, equality) parses them all.
+    Object.defineProperty(typed, key, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const value = parseValue(type ?? 'string', raw, options);
+        Object.defineProperty(typed, key, { value, enumerable: true, configurable: true, writable: true });
+        return value;
+      },
+      set(value: unknown) {
+        Object.defineProperty(typed, key, { value, enumerable: true, configurable: true, writable: true });
+      },
+    });
   }
   return typed;
 }

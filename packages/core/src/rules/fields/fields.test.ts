@@ -126,6 +126,19 @@ describe('typeLead', () => {
     expect(lead.favorite).toMatchObject({ type: 'string', normal: 'blue' });
     expect(lead.extra).toEqual({ a: 1 });
   });
+
+  it('#22 parses a field only when it is first read, then keeps the value', () => {
+    const lead = typeLead({ phone_1: '2125550123', state: 'texas' });
+    expect(Object.getOwnPropertyDescriptor(lead, 'phone_1')?.get, 'not parsed before it is read').toBeTypeOf('function');
+    const first = lead.phone_1;
+    expect(first).toMatchObject({ type: 'phone', area: '212' });
+    expect(Object.getOwnPropertyDescriptor(lead, 'phone_1')?.value, 'kept after the first read').toBe(first);
+    expect(lead.phone_1).toBe(first);
+    expect(Object.keys(lead)).toEqual(['phone_1', 'state']);
+    expect({ ...lead }).toEqual({ phone_1: first, state: parseValue('state', 'texas') });
+    lead.state = 'replaced';
+    expect(lead.state).toBe('replaced');
+  });
 });
 
 describe('isEmailAddress (RFC 5321 sizes)', () => {
