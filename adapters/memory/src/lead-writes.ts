@@ -1,6 +1,6 @@
 import { errors, type EventStore, type LeadStore, type LeadWrites, type RollupStore, type SearchIndex, type StoreError } from '@leadroute/core';
 import { errAsync, okAsync } from 'neverthrow';
-import type { MemoryTables } from './tables';
+import { type MemoryTables, sharingCopies } from './tables';
 
 /**
  * A lead's records as one unit: every check (no ID taken, none twice in the bundle)
@@ -20,10 +20,13 @@ export function memoryLeadWrites(t: MemoryTables, stores: { events: EventStore; 
       }
       if (bundle.lead && t.leads.has(bundle.lead.id)) return conflict('lead exists');
       // The stores write (and copy) when called and answer with settled results, so these writes run back to back.
-      for (const event of bundle.events) void stores.events.insert(event);
+      // One copy of each object the lead's records share (its fields, source, flow).
+      sharingCopies(() => {
+        for (const event of bundle.events) void stores.events.insert(event);
+        if (bundle.lead) void stores.leads.insert(bundle.lead);
+      });
       if (bundle.rollups.length > 0) void stores.rollups.add(bundle.rollups);
       if (bundle.search) void stores.search.index(bundle.search);
-      if (bundle.lead) void stores.leads.insert(bundle.lead);
       return okAsync(undefined);
     },
   };

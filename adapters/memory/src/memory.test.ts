@@ -1,5 +1,6 @@
 import { createLeadService, scriptedRecipient, type StoreError } from '@leadroute/core';
 import { type StorageHarness, failingCases, flowStoreSuite, leadWritesSuite, runSuites, storageSuites } from '@leadroute/testkit/suites';
+import { aLead, anEvent } from '@leadroute/testkit';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { memoryStorage } from './index';
@@ -110,5 +111,25 @@ describe('#18.12 a lead recorded through core', () => {
     expect(rows.reduce((n, r) => n + r.count, 0)).toBe(2);
     const found = (await storage.search.search({ account_id: principal.account.id, terms: ['whole'], phrases: [], from: 0, limit: 10 }))._unsafeUnwrap();
     expect(found.documents.map((d) => d.lead_id)).toEqual([lead]);
+  });
+});
+
+describe('memory lead writes', () => {
+  it("#22 store one copy of what a lead's records share, and still hand out copies", async () => {
+    const storage = memoryStorage();
+    const fields = { first_name: 'Ada', email: 'ada@example.com' };
+    const lead = { ...aLead('a1'), fields };
+    const events = [0, 1, 2].map((i) => anEvent('a1', { lead_id: lead.id, type: i === 0 ? 'source' : 'recipient', vars: { lead: fields } }));
+    (await storage.leadWrites.commit({ lead, events, rollups: [] }))._unsafeUnwrap();
+    const stored = events.map((e) => (storage.tables.events.get(e.id) as { vars: { lead: unknown } }).vars.lead);
+    const storedLead = storage.tables.leads.get(lead.id)?.fields;
+    // One copy, shared by the lead and its events, and not the caller's object.
+    expect(new Set([...stored, storedLead]).size).toBe(1);
+    expect(storedLead).not.toBe(fields);
+    fields.first_name = 'changed';
+    const read = (await storage.events.get(events[1]?.id ?? ''))._unsafeUnwrap() as { vars: { lead: { first_name: string } } };
+    expect(read.vars.lead.first_name).toBe('Ada');
+    read.vars.lead.first_name = 'mutated';
+    expect(((await storage.leads.get(lead.id))._unsafeUnwrap()?.fields as { first_name: string }).first_name).toBe('Ada');
   });
 });
