@@ -120,8 +120,8 @@ describe('memory lead writes', () => {
     const fields = { first_name: 'Ada', email: 'ada@example.com' };
     const lead = { ...aLead('a1'), fields };
     const events = [0, 1, 2].map((i) => anEvent('a1', { lead_id: lead.id, type: i === 0 ? 'source' : 'recipient', vars: { lead: fields } }));
-    (await storage.leadWrites.commit({ lead, events, rollups: [] }))._unsafeUnwrap();
-    const stored = events.map((e) => (storage.tables.events.get(e.id) as { vars: { lead: unknown } }).vars.lead);
+    (await storage.leadWrites?.commit({ lead, events, rollups: [] }))?._unsafeUnwrap();
+    const stored = events.map((e) => (storage.tables.events.get(e.id)?.vars as { lead: unknown } | undefined)?.lead);
     const storedLead = storage.tables.leads.get(lead.id)?.fields;
     // One copy, shared by the lead and its events, and not the caller's object.
     expect(new Set([...stored, storedLead]).size).toBe(1);
