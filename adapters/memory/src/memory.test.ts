@@ -127,9 +127,9 @@ describe('memory lead writes', () => {
     expect(new Set([...stored, storedLead]).size).toBe(1);
     expect(storedLead).not.toBe(fields);
     fields.first_name = 'changed';
-    const read = (await storage.events.get(events[1]?.id ?? ''))._unsafeUnwrap() as { vars: { lead: { first_name: string } } };
-    expect(read.vars.lead.first_name).toBe('Ada');
-    read.vars.lead.first_name = 'mutated';
+    const read = (await storage.events.get(events[1]?.id ?? ''))._unsafeUnwrap()?.vars as { lead: { first_name: string } };
+    expect(read.lead.first_name).toBe('Ada');
+    read.lead.first_name = 'mutated';
     expect(((await storage.leads.get(lead.id))._unsafeUnwrap()?.fields as { first_name: string }).first_name).toBe('Ada');
   });
 });
