@@ -170,7 +170,8 @@ export default async function rulesBench(): Promise<BenchRow[]> {
     compiled: { fn: () => evaluate(contexts[next()] as RuleContext, ENV), batch: 1000 },
     hand: { fn: () => handWritten(contexts[next()] as RuleContext), batch: 1000 },
     jre: { fn: () => engine.run(factSets[next()] ?? {}), batch: 20 },
-    typing: { fn: () => typeLead(RAW_LEADS[next()] ?? BASE, FIELDS, ENV), batch: 5 },
+    // Spread, so every field is parsed: typeLead parses a field on its first read.
+    typing: { fn: () => ({ ...typeLead(RAW_LEADS[next()] ?? BASE, FIELDS, ENV) }), batch: 5 },
   });
   const typedAndCompiled = 1 / (1 / ops.compiled + 1 / ops.typing);
 
