@@ -8,7 +8,7 @@ import express from 'express';
 import Fastify from 'fastify';
 import type { BenchRow } from './harness';
 import { median } from './harness';
-import { load, type Measured, startRecipient } from './support/processes';
+import { load, loadAtRate, type Measured, startRecipient } from './support/processes';
 
 // Leadroute's HTTP paths through the Express router and the Fastify plugin, each beside
 // a bare app on the same framework doing the same work by hand, in the same run:
@@ -16,8 +16,9 @@ import { load, type Measured, startRecipient } from './support/processes';
 //   parses the body and POSTs it to the same recipient over a keep-alive http.Agent;
 // - feedback: a conversion POSTed for a delivery event, against a bare app that parses
 //   the body and answers a feedback result;
-// - ping: three priced recipient steps at a fixed 200 req/s, against a bare app
-//   answering a fixed bid at the same rate (p99 latency is the figure).
+// - ping: three priced recipient steps at a fixed 200 req/s (open loop,
+//   support/rate-worker.ts), against a bare app answering a fixed bid at the same rate
+//   (p99 latency is the figure).
 // The load generator (autocannon) and the recipient run in processes of their own, so
 // this process's CPU is the server's: every row reports server CPU per request too.
 
@@ -27,8 +28,8 @@ const ROUNDS = 5;
 const SECONDS = 2;
 const CONNECTIONS = 20;
 
-const post = (url: string, body: string, extra: { duration: number; overallRate?: number; connections?: number }) =>
-  load({ url, method: 'POST', headers: { 'content-type': 'application/json' }, body, connections: extra.connections ?? CONNECTIONS, duration: extra.duration, ...(extra.overallRate ? { overallRate: extra.overallRate } : {}) });
+const post = (url: string, body: string, extra: { duration: number }) =>
+  load({ url, method: 'POST', headers: { 'content-type': 'application/json' }, body, connections: CONNECTIONS, duration: extra.duration });
 
 const summary = (loads: Load[]): Load => ({
   rps: median(loads.map((l) => l.rps)),
@@ -44,15 +45,18 @@ const summary = (loads: Load[]): Load => ({
 /**
  * Bare and ours in alternating rounds, each figure the median of its rounds: a machine
  * busy with other work slows both alike instead of whichever ran during the busy moment.
+ * With a `rate`, each round sends at that fixed rate (open loop) instead of as fast as
+ * the connections allow.
  */
-async function alternate(bareUrl: string, oursUrl: string, body: string, options: { overallRate?: number; connections?: number } = {}): Promise<{ bare: Load; ours: Load }> {
-  await post(bareUrl, body, { ...options, duration: 1 });
-  await post(oursUrl, body, { ...options, duration: 1 });
+async function alternate(bareUrl: string, oursUrl: string, body: string, rate?: number): Promise<{ bare: Load; ours: Load }> {
+  const round = (url: string, duration: number) => (rate ? loadAtRate({ url, body, rate, duration }) : post(url, body, { duration }));
+  await round(bareUrl, 1);
+  await round(oursUrl, 1);
   const bare: Load[] = [];
   const ours: Load[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    bare.push(await post(bareUrl, body, { ...options, duration: SECONDS }));
-    ours.push(await post(oursUrl, body, { ...options, duration: SECONDS }));
+    bare.push(await round(bareUrl, SECONDS));
+    ours.push(await round(oursUrl, SECONDS));
   }
   return { bare: summary(bare), ours: summary(ours) };
 }
@@ -172,7 +176,7 @@ export default async function bench(): Promise<BenchRow[]> {
     rows.push(...throughput('intake POST (one JSON recipient)', name, await alternate(`${base}/bare/intake`, `${base}/api/flows/${intakeFlow}/sources/${vendor}/submit`, lead), 0.6, 0.5));
     rows.push(...throughput('feedback POST', name, await alternate(`${base}/bare/feedback`, `${base}/api/feedback?event_id=${eventId}`, feedback), 0.8));
     // Ping: latency at a fixed 200 req/s, the rate a ping/post exchange sees; the target is absolute (p99 <= 10 ms).
-    const ping = await alternate(`${base}/bare/ping`, `${base}/api/flows/${pingFlow}/sources/${vendor}/ping`, lead, { overallRate: 200, connections: 10 });
+    const ping = await alternate(`${base}/bare/ping`, `${base}/api/flows/${pingFlow}/sources/${vendor}/ping`, lead, 200);
     rows.push({
       name: `http: ping p99 latency at 200 req/s (three priced steps) through ${name}`,
       unit: 'ms',

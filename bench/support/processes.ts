@@ -26,11 +26,11 @@ function cpuMs(): number {
   return (usage.user + usage.system) / 1000;
 }
 
-/** Runs one autocannon round in a child process while this process serves it. */
-export function load(options: autocannon.Options): Promise<Measured> {
+/** Runs `worker` with one JSON argument in a child process while this process serves it. */
+function inChild(worker: string, url: string, options: object): Promise<Measured> {
   return new Promise((resolve, reject) => {
     const cpuStart = cpuMs();
-    const child = spawn(process.execPath, [...process.execArgv, here('./load-worker.ts'), JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...process.execArgv, here(worker), JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString('utf8');
@@ -40,11 +40,18 @@ export function load(options: autocannon.Options): Promise<Measured> {
       const cpu = cpuMs() - cpuStart;
       if (code !== 0) return reject(new Error(`[bench] load generator exited with ${code}`));
       const result = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as LoadResult;
-      if (result.non2xx > 0 || result.errors > 0) return reject(new Error(`[bench] ${options.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`));
+      if (result.non2xx > 0 || result.errors > 0) return reject(new Error(`[bench] ${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`));
       resolve({ ...result, cpuMsPerRequest: result.total > 0 ? cpu / result.total : Number.NaN });
     });
   });
 }
+
+/** One autocannon round (as many requests as `connections` keep in flight), in a child process. */
+export const load = (options: autocannon.Options): Promise<Measured> => inChild('./load-worker.ts', options.url, options);
+
+/** POSTs `body` at a fixed `rate` per second for `duration` seconds, open loop (rate-worker.ts), in a child process. */
+export const loadAtRate = (options: { url: string; body: string; rate: number; duration: number }): Promise<Measured> =>
+  inChild('./rate-worker.ts', options.url, options);
 
 /** Starts the recipient server in a child process; resolves its URL and a stop function. */
 export function startRecipient(): Promise<{ url: string; stop: () => void }> {
