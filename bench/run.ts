@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Bench, BenchRow } from './harness';
+import { writeBenchTable } from '../scripts/bench-table';
 import { mergeResults, printRows } from './harness';
 
 // `npm run bench` runs every bench/*.bench.ts; `npm run bench -- rules` only those named.
@@ -22,9 +23,10 @@ if (files.length === 0) {
 if (files.length > 1) {
   for (const file of files) {
     const name = file.replace(/\.bench\.ts$/, '');
-    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name], { stdio: 'inherit' });
+    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name], { stdio: 'inherit', env: { ...process.env, LEADROUTE_BENCH_CHILD: '1' } });
     if (child.status !== 0) process.exitCode = child.status ?? 1;
   }
+  writeBenchTable();
   process.exit();
 }
 
@@ -36,4 +38,8 @@ for (const file of files) {
   printRows(result);
   rows.push(...result);
 }
-if (rows.length > 0) mergeResults(rows);
+if (rows.length > 0) {
+  mergeResults(rows);
+  // Run for one file alone (or as a child of the run above, which writes the table once at its end).
+  if (process.argv.length > 2 && files.length === 1 && !process.env.LEADROUTE_BENCH_CHILD) writeBenchTable();
+}

@@ -1,6 +1,6 @@
 /**
  * Writes the README's performance table from bench/results.json (`npm run bench:table`;
- * `npm run bench` runs it after the benchmarks), between the markers
+ * bench/run.ts runs it after the benchmarks), between the markers
  * `<!-- bench:start -->` and `<!-- bench:end -->`, so the published figures are the
  * last run's own. test/bench-table.test.ts fails when the README's table differs from
  * what the committed results give.
@@ -41,7 +41,10 @@ export function withBenchTable(readme: string, rows: readonly BenchRow[]): strin
 
 export const readResults = (): BenchRow[] => JSON.parse(readFileSync(RESULTS_PATH, 'utf8')) as BenchRow[];
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+/** Rewrites the README's table from bench/results.json. */
+export function writeBenchTable(): void {
   writeFileSync(README_PATH, withBenchTable(readFileSync(README_PATH, 'utf8'), readResults()));
   console.log(`wrote the performance table of ${README_PATH}`);
 }
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) writeBenchTable();
