@@ -32,7 +32,8 @@ export async function startBinding(name: Binding['name'], service: LeadService, 
       }),
     };
   }
-  const app = Fastify();
+  // Fastify's request ID is the one Leadroute answers (#21.10); taking it from X-Request-Id is how a host echoes its callers' IDs.
+  const app = Fastify({ requestIdHeader: 'x-request-id' });
   await app.register(leadroute, { service, prefix: '/api', ...options });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

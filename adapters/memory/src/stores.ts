@@ -13,6 +13,9 @@ export function accountStore(t: MemoryTables): AccountStore {
     get: (id) => okAsync(copy(t.accounts.get(id))),
     insertKey: (key) => (t.apiKeys.has(key.hash) ? conflict('API key exists') : (t.apiKeys.set(key.hash, copy(key)), done())),
     findKey: (hash) => okAsync(copy(t.apiKeys.get(hash))),
+    keysOf: (accountId) =>
+      okAsync([...t.apiKeys.values()].filter((k) => k.account_id === accountId).sort((a, b) => a.created_at.localeCompare(b.created_at)).map(copy)),
+    removeKey: (hash) => okAsync(t.apiKeys.delete(hash)),
   };
 }
 

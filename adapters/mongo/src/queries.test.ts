@@ -14,6 +14,7 @@ import {
   aliasById,
   aliasesByAccount,
   apiKeyByHash,
+  apiKeysOfAccount,
   deliveredBefore,
   deliveredUpdate,
   dueSpoolItems,
@@ -48,6 +49,14 @@ describe('account queries', () => {
     expect(findOne([other, key], apiKeyByHash(key.hash))).toEqual(key);
     expect(findOne([other, key], apiKeyByHash(key.hash.toUpperCase()))).toBeNull();
     expect(findOne([other, key], apiKeyByHash(key.hash.slice(0, 10)))).toBeNull();
+  });
+
+  it("#21.10 apiKeysOfAccount finds only the account's keys", () => {
+    checks('apiKeysOfAccount');
+    const account = freshId();
+    const mine = [anApiKey(account), anApiKey(account)].map(apiKeyDocument);
+    const other = apiKeyDocument(anApiKey(freshId()));
+    expect(find([mine[0]!, other, mine[1]!], apiKeysOfAccount(account))).toEqual(mine);
   });
 });
 

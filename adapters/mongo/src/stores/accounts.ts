@@ -2,7 +2,7 @@ import type { AccountStore } from '@leadroute/core';
 import type { MongoCollections } from '../collections';
 import { accountDocument, apiKeyDocument, toAccount, toApiKey } from '../documents';
 import { attempt } from '../errors';
-import { accountById, apiKeyByHash } from '../queries';
+import { accountById, apiKeyByHash, apiKeysOfAccount } from '../queries';
 
 /** Accounts by `_id`; API keys by their hash, unique through `api_keys_hash_unique`. */
 export function accountStore(c: Pick<MongoCollections, 'accounts' | 'apiKeys'>): AccountStore {
@@ -19,5 +19,8 @@ export function accountStore(c: Pick<MongoCollections, 'accounts' | 'apiKeys'>):
         const doc = await c.apiKeys.findOne(apiKeyByHash(hash));
         return doc ? toApiKey(doc) : undefined;
       }),
+    keysOf: (accountId) =>
+      attempt('list API keys', async () => (await c.apiKeys.find(apiKeysOfAccount(accountId)).sort({ created_at: 1, hash: 1 }).toArray()).map(toApiKey)),
+    removeKey: (hash) => attempt('remove API key', async () => (await c.apiKeys.deleteOne(apiKeyByHash(hash))).deletedCount > 0),
   };
 }

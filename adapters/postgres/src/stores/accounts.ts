@@ -69,5 +69,10 @@ export function accountStore(db: Queryable, schema: string, reader: Reader = dir
       query<ApiKeyRow>(db, 'find API key', `SELECT hash, account_id, "user", created_at FROM ${keys} WHERE hash = $1`, [hash]).map(
         ({ rows: [row] }) => (row ? toApiKey(row) : undefined),
       ),
+    keysOf: (accountId) =>
+      query<ApiKeyRow>(db, 'list API keys', `SELECT hash, account_id, "user", created_at FROM ${keys} WHERE account_id = $1 ORDER BY created_at, hash`, [accountId]).map(
+        ({ rows }) => rows.map(toApiKey),
+      ),
+    removeKey: (hash) => query(db, 'remove API key', `DELETE FROM ${keys} WHERE hash = $1`, [hash]).map(({ rowCount }) => (rowCount ?? 0) > 0),
   };
 }

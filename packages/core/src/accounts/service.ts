@@ -32,7 +32,37 @@ export interface AccountsApi {
   get(id: Id): ResultAsync<Account, LeadrouteError>;
   /** Resolves an API key to its account and user; `Unauthorized` for anything else. */
   authenticate(apiKey: string): ResultAsync<Principal, LeadrouteError>;
+  /**
+   * The principal of an account the host has authenticated its own way (its session or
+   * token; see the bindings' `authenticate` option), so the host never keeps a tenant's
+   * API key. `NotFound` for an unknown account.
+   */
+  principalFor(accountId: Id, user?: Partial<User>): ResultAsync<Principal, LeadrouteError>;
+  /** Issues another API key for the account; the key is returned once, never stored. */
+  issueKey(accountId: Id, options?: { user?: Partial<Omit<User, 'id'>>; api_key?: string }): ResultAsync<IssuedKey, LeadrouteError>;
+  /** The account's keys by ID (never the keys themselves), oldest first. */
+  listKeys(accountId: Id): ResultAsync<ApiKeyInfo[], LeadrouteError>;
+  /** Replaces a key with a new one for the same user: the old key answers 401 from now on. `NotFound` for a key not of this account. */
+  rotateKey(accountId: Id, keyId: string): ResultAsync<IssuedKey, LeadrouteError>;
+  /** Revokes a key: it answers 401 from now on. `NotFound` for a key not of this account. */
+  revokeKey(accountId: Id, keyId: string): ResultAsync<void, LeadrouteError>;
 }
+
+/** A key just issued: the key itself (shown once) and its ID. */
+export interface IssuedKey {
+  readonly api_key: string;
+  readonly key_id: string;
+}
+
+/** What is known of a stored key: its ID (the first 16 hex digits of its SHA-256), user and creation time. */
+export interface ApiKeyInfo {
+  readonly key_id: string;
+  readonly user: User;
+  readonly created_at: string;
+}
+
+/** A key's public ID: the first 16 hex digits of its SHA-256, which tell nothing of the key. */
+export const keyIdOf = (hash: string): string => hash.slice(0, 16);
 
 const MIN_KEY_LENGTH = 16;
 
@@ -41,6 +71,25 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
+function validateUser(user: Partial<Omit<User, 'id'>> | undefined, issues: Issue[]): void {
+  const email = user?.email;
+  if (email !== undefined && email !== '' && (typeof email !== 'string' || !isEmailAddress(email)))
+    issues.push({ path: '/user/email', message: 'user.email must be an e-mail address (local part of at most 64 characters, at most 254 in all).' });
+}
+
+function validateApiKey(apiKey: string | undefined, issues: Issue[]): void {
+  if (apiKey !== undefined && (typeof apiKey !== 'string' || apiKey.length < MIN_KEY_LENGTH))
+    issues.push({ path: '/api_key', message: `api_key must be at least ${MIN_KEY_LENGTH} characters.` });
+}
+
+const newUser = (id: Id, user: Partial<Omit<User, 'id'>> | undefined): User => ({
+  id,
+  first_name: user?.first_name ?? 'API',
+  last_name: user?.last_name ?? 'User',
+  email: user?.email ?? '',
+  sso_id: user?.sso_id ?? '',
+});
+
 function validateNewAccount(input: NewAccount): Issue[] {
   const issues: Issue[] = [];
   if (typeof input.name !== 'string' || input.name.trim() === '') issues.push({ path: '/name', message: 'name is required.' });
@@ -48,16 +97,27 @@ function validateNewAccount(input: NewAccount): Issue[] {
     issues.push({ path: '/plan', message: 'plan must be free or paid.' });
   if (input.time_zone !== undefined && !isTimeZone(input.time_zone))
     issues.push({ path: '/time_zone', message: `${String(input.time_zone)} is not an IANA time zone.` });
-  if (input.api_key !== undefined && (typeof input.api_key !== 'string' || input.api_key.length < MIN_KEY_LENGTH))
-    issues.push({ path: '/api_key', message: `api_key must be at least ${MIN_KEY_LENGTH} characters.` });
-  const email = input.user?.email;
-  if (email !== undefined && email !== '' && (typeof email !== 'string' || !isEmailAddress(email)))
-    issues.push({ path: '/user/email', message: 'user.email must be an e-mail address (local part of at most 64 characters, at most 254 in all).' });
+  validateApiKey(input.api_key, issues);
+  validateUser(input.user, issues);
   return issues;
 }
 
 export function createAccountsApi(deps: { storage: Storage; clock: Clock }): AccountsApi {
   const { storage, clock } = deps;
+  const account = (id: Id) => storage.accounts.get(id).andThen((found) => (found ? okAsync(found) : errAsync(errors.notFound('account', id))));
+  const insertKey = (accountId: Id, user: User, apiKey?: string): ResultAsync<IssuedKey, LeadrouteError> => {
+    const key = apiKey ?? randomBytes(24).toString('base64url');
+    const hash = hashApiKey(key);
+    return storage.accounts.insertKey({ hash, account_id: accountId, user, created_at: isoTime(clock.now()) }).map(() => ({ api_key: key, key_id: keyIdOf(hash) }));
+  };
+  /** The account's stored key with this ID; `NotFound` for another account's or an unknown one alike. */
+  const ownKey = (accountId: Id, keyId: string) =>
+    storage.accounts
+      .keysOf(accountId)
+      .andThen((keys) => {
+        const key = typeof keyId === 'string' && keyId.length === 16 ? keys.find((k) => keyIdOf(k.hash) === keyId.toLowerCase()) : undefined;
+        return key ? okAsync(key) : errAsync(errors.notFound('API key', String(keyId)));
+      });
   return {
     create(input) {
       const issues = validateNewAccount(input);
@@ -72,13 +132,7 @@ export function createAccountsApi(deps: { storage: Storage; clock: Clock }): Acc
         created_at: isoTime(now),
       };
       const apiKey = input.api_key ?? randomBytes(24).toString('base64url');
-      const user: User = {
-        id: newId(now),
-        first_name: input.user?.first_name ?? 'API',
-        last_name: input.user?.last_name ?? 'User',
-        email: input.user?.email ?? '',
-        sso_id: input.user?.sso_id ?? '',
-      };
+      const user = newUser(newId(now), input.user);
       return storage.accounts
         .insert(account)
         .andThen(() => storage.accounts.insertKey({ hash: hashApiKey(apiKey), account_id: account.id, user, created_at: account.created_at }))
@@ -99,6 +153,28 @@ export function createAccountsApi(deps: { storage: Storage; clock: Clock }): Acc
           account ? okAsync({ account, user: key.user }) : errAsync(errors.unauthorized()),
         );
       });
+    },
+    principalFor(accountId, user) {
+      return account(accountId).map((found) => ({ account: found, user: newUser(user?.id ?? found.id, user) }));
+    },
+    issueKey(accountId, options = {}) {
+      const issues: Issue[] = [];
+      validateApiKey(options.api_key, issues);
+      validateUser(options.user, issues);
+      if (issues.length > 0) return errAsync(errors.validation(issues));
+      return account(accountId).andThen((found) => insertKey(found.id, newUser(newId(clock.now()), options.user), options.api_key));
+    },
+    listKeys(accountId) {
+      return account(accountId)
+        .andThen((found) => storage.accounts.keysOf(found.id))
+        .map((keys) => keys.map((k) => ({ key_id: keyIdOf(k.hash), user: k.user, created_at: k.created_at })));
+    },
+    rotateKey(accountId, keyId) {
+      // The new key is stored before the old one goes: a failure between leaves the account with both, never with none.
+      return ownKey(accountId, keyId).andThen((old) => insertKey(old.account_id, old.user).andThen((issued) => storage.accounts.removeKey(old.hash).map(() => issued)));
+    },
+    revokeKey(accountId, keyId) {
+      return ownKey(accountId, keyId).andThen((key) => storage.accounts.removeKey(key.hash)).map(() => undefined);
     },
   };
 }

@@ -183,6 +183,15 @@ function sanitize(value: unknown, limits: BodyLimits): unknown {
   return walk(value, 0);
 }
 
+/** A body another parser produced, sanitized and bounded as a body read here is; a 400 value names what failed. */
+export function sanitizeBody(value: unknown, limits: BodyLimits = DEFAULT_BODY_LIMITS): Result<unknown, LeadrouteError> {
+  try {
+    return ok(sanitize(value, limits));
+  } catch (e) {
+    return err(errors.badRequest(e instanceof BodyError ? e.message : `The body cannot be read: ${(e as Error).message}`));
+  }
+}
+
 /**
  * Decodes and parses body bytes in the given format and charset; a 400 value names what failed.
  * @param charset a WHATWG encoding name, as {@link bodyFormat} gives it. @default 'utf-8'

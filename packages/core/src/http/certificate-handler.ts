@@ -1,5 +1,5 @@
 import type { LeadService } from '../service';
-import { createHttpHandler, type HttpHandlerOptions } from './handler';
+import { createHttpHandler, type HttpHandlerOptions, type LeadrouteHttpHandler } from './handler';
 import { json } from './reply';
 import type { HttpHandler, Route } from './types';
 
@@ -38,6 +38,6 @@ export function certificateRoutes(service: LeadService): Route[] {
  * authentication: 401 without a valid key, 400 for a malformed certificate ID or
  * ping token, 404 for an unknown or expired certificate.
  */
-export function createCertificateHandler(service: LeadService, options: CertificateHandlerOptions = {}): HttpHandler {
+export function createCertificateHandler(service: LeadService, options: CertificateHandlerOptions = {}): LeadrouteHttpHandler {
   return createHttpHandler(service, { ...options, routes: certificateRoutes(service), builtInRoutes: false });
 }

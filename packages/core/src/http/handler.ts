@@ -5,7 +5,7 @@ import type { Principal } from '../context';
 import { errors, type LeadrouteError } from '../errors';
 import type { LeadService } from '../service';
 import { AUTHENTICATE_CHALLENGE, presentedKey } from './auth';
-import { bodyFormat, type BodyLimits, DEFAULT_BODY_LIMITS, hasBody, parseBody, parseQuery, readBody } from './body';
+import { bodyFormat, type BodyLimits, DEFAULT_BODY_LIMITS, hasBody, parseBody, parseQuery, readBody, sanitizeBody } from './body';
 import { header } from './headers';
 import { openApiDocument } from './openapi';
 import { entityTag } from './preconditions';
@@ -35,6 +35,19 @@ export interface HttpHandlerOptions {
    * @default DEFAULT_THROTTLE (20 failures per 60000 ms, 10000 addresses remembered)
    */
   readonly throttle?: Partial<ThrottleOptions> | false;
+  /**
+   * Whether API keys authenticate requests. A host that authenticates with its own sessions
+   * or tokens (`HttpRequest.hostPrincipal`, the bindings' `authenticate` option) can turn
+   * them off, so no tenant key is ever accepted or kept by the host.
+   * @default true
+   */
+  readonly apiKeys?: boolean;
+}
+
+/** The handler, and whether a request path is one of its routes (the Express binding passes other paths on with `next()`). */
+export interface LeadrouteHttpHandler extends HttpHandler {
+  /** Whether `url` (path and query, relative to the mount point) names one of the handler's routes, with any method. */
+  owns(url: string): boolean;
 }
 
 const JSON_TYPE = 'application/json';
@@ -86,7 +99,7 @@ function replyResponse(reply: Reply): HttpResponse {
  * content negotiation and error mapping for every endpoint. The Express and
  * Fastify bindings only translate requests and responses around it.
  */
-export function createHttpHandler(service: LeadService, options: HttpHandlerOptions = {}): HttpHandler {
+export function createHttpHandler(service: LeadService, options: HttpHandlerOptions = {}): LeadrouteHttpHandler {
   const limits: BodyLimits = { ...DEFAULT_BODY_LIMITS, ...options.limits };
   const routes = [...(options.builtInRoutes === false ? [] : coreRoutes(service)), ...(options.routes ?? [])];
   let spec: unknown;
@@ -101,11 +114,16 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
   const { logger, clock } = service;
   const throttle = options.throttle === false ? undefined : createThrottle({ ...DEFAULT_THROTTLE, ...options.throttle });
 
+  const apiKeys = options.apiKeys !== false;
+  const byKey = async (request: HttpRequest): Promise<Result<Principal, LeadrouteError>> => {
+    const key = apiKeys ? presentedKey(request) : undefined;
+    if (key === undefined) return err(errors.unauthorized());
+    return service.accounts.authenticate(key);
+  };
   const authenticate = async (request: HttpRequest, route: Route): Promise<Result<Principal | undefined, LeadrouteError>> => {
     if (route.auth === 'none') return ok(undefined);
-    const key = presentedKey(request);
-    if (key === undefined) return err(errors.unauthorized());
-    const principal = await service.accounts.authenticate(key);
+    const hosts = request.hostPrincipal ? await request.hostPrincipal() : undefined;
+    const principal = hosts ? ok(hosts) : await byKey(request);
     if (principal.isErr()) return err(principal.error);
     if (route.leadData && principal.value.account.plan === 'free')
       return err(errors.unauthorized('Free accounts have no access to leads.'));
@@ -116,6 +134,16 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     if (!hasBody(request)) return ok(undefined);
     const format = bodyFormat(request);
     if (format.isErr()) return err(format.error);
+    const parsed = request.parsedBody;
+    if (parsed) {
+      const declared = Number(header(request, 'content-length') ?? Number.NaN);
+      if (declared > limits.bytes) return err(errors.payloadTooLarge(limits.bytes));
+      const { value } = parsed;
+      // A text or raw parser hands on what it read: parse it as if read here (a string is already decoded).
+      if (typeof value === 'string') return parseBody(Buffer.from(value, 'utf8'), format.value.format, limits, 'utf-8');
+      if (value instanceof Uint8Array) return parseBody(value, format.value.format, limits, format.value.charset);
+      return sanitizeBody(value, limits);
+    }
     const bytes = await readBody(request, limits.bytes);
     return bytes.andThen((b) => parseBody(b, format.value.format, limits, format.value.charset));
   };
@@ -167,9 +195,9 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     return result.isErr() ? fail(result.error, 'handle', mediaType) : result;
   };
 
-  return async (request) => {
+  const handler = async (request: HttpRequest): Promise<HttpResponse> => {
     const started = performance.now();
-    const incoming = header(request, 'x-request-id');
+    const incoming = request.requestId ?? header(request, 'x-request-id');
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     let response: HttpResponse;
     try {
@@ -191,4 +219,11 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     );
     return response;
   };
+  const owns = (url: string): boolean => {
+    const parsed = parseUrl(url);
+    if (!parsed) return true;
+    const found = match('', parsed.pathname);
+    return found.kind !== 'none';
+  };
+  return Object.assign(handler, { owns });
 }

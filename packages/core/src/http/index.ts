@@ -1,7 +1,7 @@
 export { AUTHENTICATE_CHALLENGE, BASIC_USER, presentedKey } from './auth';
 export { BODY_MEDIA_TYPES, type BodyFormat, type BodyLimits, type BodyType, DEFAULT_BODY_LIMITS, parseBody, readBody } from './body';
 export { type CertificateHandlerOptions, certificateRoutes, createCertificateHandler } from './certificate-handler';
-export { createHttpHandler, type HttpHandlerOptions } from './handler';
+export { createHttpHandler, type HttpHandlerOptions, type LeadrouteHttpHandler } from './handler';
 export { DEFAULT_THROTTLE, type ThrottleOptions } from './throttle';
 export { header } from './headers';
 export { answersEarly, type NodeConnectionOptions, nodeRequest, tooDeepResponse, writeEarlyAnswer } from './node';

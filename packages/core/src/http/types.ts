@@ -18,6 +18,21 @@ export interface HttpRequest {
   readonly remoteAddress?: string;
   /** Aborted by the binding when the client goes away before its answer is sent; read-only routes then stop. */
   readonly signal?: AbortSignal;
+  /**
+   * A body the host's own parser already read (Express `express.json()`/`urlencoded()`/
+   * `text()`/`raw()` mounted before Leadroute): the parsed value, used in place of reading
+   * `body`. Objects are sanitized and bounded as a body read here is; strings and bytes are
+   * parsed by the request's Content-Type as if read here.
+   */
+  readonly parsedBody?: { readonly value: unknown };
+  /** The request ID the host already gave the request (Fastify's `request.id`); answered as X-Request-Id and logged. */
+  readonly requestId?: string;
+  /**
+   * The host's own authentication of the request (its session or token), asked on routes
+   * that take an API key: a principal it returns is used instead of a key; undefined falls
+   * back to the API key (unless the handler's `apiKeys` option is false).
+   */
+  readonly hostPrincipal?: () => Promise<Principal | undefined>;
 }
 
 /** What the bindings write back. */

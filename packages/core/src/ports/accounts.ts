@@ -40,4 +40,8 @@ export interface AccountStore {
   insertKey(key: ApiKeyRecord): ResultAsync<void, StoreError>;
   /** The key whose hash is `hash`, if any. */
   findKey(hash: string): ResultAsync<ApiKeyRecord | undefined, StoreError>;
+  /** The account's keys (hashes and users), oldest first. */
+  keysOf(accountId: Id): ResultAsync<ApiKeyRecord[], StoreError>;
+  /** Deletes the key whose hash is `hash`; whether there was one. */
+  removeKey(hash: string): ResultAsync<boolean, StoreError>;
 }

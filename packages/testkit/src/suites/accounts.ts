@@ -56,5 +56,24 @@ export const accountStoreSuite: Suite = {
         expect((await storage.accounts.findKey(key.hash))._unsafeUnwrap()?.account_id).toBe(a.id);
       },
     },
+    {
+      name: "#21.10 lists an account's keys oldest first, and removes a key by its hash",
+      async run({ storage }) {
+        const a = anAccount();
+        const b = anAccount();
+        await storage.accounts.insert(a);
+        await storage.accounts.insert(b);
+        const first = anApiKey(a.id, { created_at: '2026-01-01T00:00:00.000Z' });
+        const second = anApiKey(a.id, { created_at: '2026-02-01T00:00:00.000Z' });
+        const other = anApiKey(b.id);
+        for (const key of [second, first, other]) (await storage.accounts.insertKey(key))._unsafeUnwrap();
+        expect((await storage.accounts.keysOf(a.id))._unsafeUnwrap()).toEqual([first, second]);
+        expect((await storage.accounts.removeKey(first.hash))._unsafeUnwrap()).toBe(true);
+        expect((await storage.accounts.removeKey(first.hash))._unsafeUnwrap()).toBe(false);
+        expect((await storage.accounts.findKey(first.hash))._unsafeUnwrap()).toBeUndefined();
+        expect((await storage.accounts.keysOf(a.id))._unsafeUnwrap()).toEqual([second]);
+        expect((await storage.accounts.keysOf(b.id))._unsafeUnwrap()).toEqual([other]);
+      },
+    },
   ],
 };
