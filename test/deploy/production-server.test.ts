@@ -118,6 +118,10 @@ describe.runIf(enabled)('#21.13 the production server on PostgreSQL, S3 and SMTP
     expect(server.logs.find((l) => l.msg === 'database migrated')).toMatchObject({ schema });
   });
 
+  it('#21.10 answers a path that is no endpoint with a problem document, as the API answers a missing resource', async () => {
+    expect(await api('/no-such-endpoint')).toMatchObject({ status: 404, body: { status: 404, code: 'NotFound', detail: expect.stringContaining('No endpoint /no-such-endpoint') } });
+  });
+
   it("#21.12 the README's Deploy check runs verbatim against it", async () => {
     const readme = readFileSync(`${root}README.md`, 'utf8');
     const block = /<!-- deploy-check -->\s*```sh\n([\s\S]*?)```/.exec(readme)?.[1];

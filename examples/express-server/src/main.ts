@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { createLeadService } from '@leadroute/core';
+import { createLeadService, errors, problemOf } from '@leadroute/core';
 import { expressCertificateRouter, expressRouter } from '@leadroute/express';
 import { memoryFileStore, memoryStorage } from '@leadroute/memory';
 import { migrate, postgresStorage } from '@leadroute/postgres';
@@ -49,6 +49,8 @@ const keys = reused
 // The certificate service has its own base address; mount it before the API router at '/'.
 app.use('/certificates', expressCertificateRouter(service));
 app.use('/', expressRouter(service));
+// The router passes paths it does not own on to the app's next middleware: here, a problem document like the API's own.
+app.use((req, res) => void res.status(404).type('application/problem+json').send(JSON.stringify(problemOf(errors.notFound(`No endpoint ${req.path}`)))));
 // Creating the service starts nothing: start() runs the export worker, alert passes, purges and firehose retries.
 service.start();
 

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLeadService, type FileStore, type LeadService, type Logger, type Notifier, type RetentionTask, type Storage } from '@leadroute/core';
+import { createLeadService, errors, type FileStore, type LeadService, type Logger, type Notifier, problemOf, type RetentionTask, type Storage } from '@leadroute/core';
 import { azureBlobFileStore, azureBlobStorage } from '@leadroute/azure-blob';
 import { expressCertificateRouter, expressRouter } from '@leadroute/express';
 import { directoryFileStore, memoryFileStore, memoryStorage } from '@leadroute/memory';
@@ -77,6 +77,8 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   // The API is mounted once the service exists; until then it answers 503 rather than a misleading 404.
   app.use('/certificates', (req, res, next) => (certificates ? certificates(req, res, next) : void res.status(503).json({ status: 'starting' })));
   app.use((req, res, next) => (api ? api(req, res, next) : void res.status(503).json({ status: 'starting' })));
+  // The router passes paths it does not own on (#21.10): answer them as the API answers a missing resource.
+  app.use((req, res) => void res.status(404).type('application/problem+json').send(JSON.stringify(problemOf(errors.notFound(`No endpoint ${req.path}`)))));
 
   // Listen first: served export links and certificate URLs are absolute, so the service needs its own address.
   const server: Server = app.listen(config.port, config.host);
