@@ -201,14 +201,16 @@ describe.each(BINDINGS)('GET /firehose through %s', (name) => {
 });
 
 describe('GET /firehose when the storage service is down', () => {
-  it('answers a clear failure of the service (502), not a verdict on the credentials', async () => {
+  it.each(BINDINGS)('#19.9 answers a failure of the storage service with the spec\'s 500 and a clear detail, not a verdict on the credentials (%s)', async (name) => {
     const down = await startS3rver({ buckets: [BUCKET], accessKeys: { [KEY.id]: KEY.secret } });
     const f = await createFixture({ cloudStorage: { aws: s3Storage({ endpoint: down.endpoint, forcePathStyle: true, maxAttempts: 1, clientConfig }) } });
-    const binding = await startBinding('express', f.service);
+    const binding = await startBinding(name, f.service);
     try {
       await down.stop();
       const res = await call(binding.url, { path: qs({ service: 'aws', access_key_id: KEY.id, secret_access_key: KEY.secret, bucket: BUCKET }), key: f.keys.demo });
-      expect(res.status).toBe(502);
+      expect(res.status).toBe(500);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(res.body).toMatchObject({ status: 500, code: 'UpstreamFailure' });
       expect(res.body.detail).toMatch(/aws storage service failed/);
       expect(res.text).not.toContain(KEY.secret);
     } finally {

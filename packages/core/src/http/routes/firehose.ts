@@ -1,6 +1,7 @@
 import type { QueryParams } from '../../firehose/query';
 import type { LeadService } from '../../service';
 import { json } from '../reply';
+import { problemOf } from '../status';
 import type { Route } from '../types';
 
 /** The query as the firehose check reads it: a repeated name becomes an array (and is refused). */
@@ -23,6 +24,11 @@ export function firehoseRoutes(service: LeadService): Route[] {
       summary: 'Validate firehose credentials',
       // The answer never echoes the credentials it was given.
       handle: (c) => service.firehose.validate(queryParams(c.query)).map(json(200)),
+      // The spec lists 500 for GET /firehose when the storage service fails (#19.9); elsewhere an upstream failure is 502.
+      mapError: (error) =>
+        error.type === 'UpstreamFailure'
+          ? { status: 500, text: JSON.stringify({ ...problemOf(error), status: 500, title: 'Internal Server Error' }), contentType: 'application/problem+json; charset=utf-8' }
+          : undefined,
     },
   ];
 }
