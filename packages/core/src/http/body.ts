@@ -18,7 +18,7 @@ export type BodyFormat = (typeof BODY_MEDIA_TYPES)[keyof typeof BODY_MEDIA_TYPES
 
 /** Bounds that keep a hostile body from exhausting the process. */
 export interface BodyLimits {
-  /** @default 10 MiB (the spec's 10 MB feedback limit) */
+  /** @default 10000000 (the spec's 10 MB: decimal megabytes, #19.14) */
   readonly bytes: number;
   /** Deepest nesting of objects and arrays. @default 32 */
   readonly depth: number;
@@ -26,7 +26,7 @@ export interface BodyLimits {
   readonly fields: number;
 }
 
-export const DEFAULT_BODY_LIMITS: BodyLimits = { bytes: 10 * 1024 * 1024, depth: 32, fields: 100_000 };
+export const DEFAULT_BODY_LIMITS: BodyLimits = { bytes: 10_000_000, depth: 32, fields: 100_000 };
 
 /** Keys that could reach an object's prototype when a body is merged into another object. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

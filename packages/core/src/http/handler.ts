@@ -17,7 +17,7 @@ import type { HttpHandler, HttpRequest, HttpResponse, Reply, Route, RouteContext
 
 /** Options of {@link createHttpHandler}. */
 export interface HttpHandlerOptions {
-  /** Body size, depth and field-count bounds. @default DEFAULT_BODY_LIMITS (10 MiB, depth 32, 100000 fields) */
+  /** Body size, depth and field-count bounds. @default DEFAULT_BODY_LIMITS (10,000,000 bytes, depth 32, 100000 fields) */
   readonly limits?: Partial<BodyLimits>;
   /** Extra routes served beside the built-in ones. */
   readonly routes?: readonly Route[];
