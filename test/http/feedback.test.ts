@@ -316,6 +316,15 @@ describe.each(BINDINGS)('feedback over HTTP through %s', (name) => {
     });
   });
 
+  it('#19.11 takes a reason over 1,000 characters: keeps the first 1,000 and records that it was cut', async () => {
+    const d = await deliver();
+    const res = await post(d.eventId, { type: 'return', reason: `${'r'.repeat(1000)}${'s'.repeat(4000)}` });
+    expect(res.status).toBe(201);
+    const [event] = await feedbackEvents(d.leadId);
+    expect(event?.feedback.reason).toBe('r'.repeat(1000));
+    expect(event?.vars.reason_truncated_from).toBe(5000);
+  });
+
   describe('POST /feedback/{recipient_name}', () => {
     it('finds the lead by recipient_record_id through the standard integration, the name matched case-insensitively', async () => {
       const d = await deliver();

@@ -43,6 +43,8 @@ export function feedbackEvent(delivery: Delivery, input: FeedbackEventInput): St
       delivery_event_id: event.id,
       // The warning belongs to the received event (spec), not to what is sent on.
       ...(input.feedback.warning && input.type === 'feedback-received' ? { occurred_at_warning: input.feedback.warning } : {}),
+      // A reason over 1,000 characters was kept cut (#19.11): how long it was as received.
+      ...(input.feedback.reasonCutFrom !== undefined && input.type === 'feedback-received' ? { reason_truncated_from: input.feedback.reasonCutFrom } : {}),
       ...input.extraVars,
     },
     host: input.host,

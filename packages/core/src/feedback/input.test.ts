@@ -40,9 +40,17 @@ describe('validateFeedback', () => {
     [{ type: ['return', 'return'] }, 'type must be conversion or return.'],
     [{ type: 'return', reason: { x: 1 } }, 'reason must be a string.'],
     [{ type: 'return', reason: ['a', 'b'] }, 'reason must be a string.'],
-    [{ type: 'return', reason: 'x'.repeat(MAX_REASON_LENGTH + 1) }, `reason must be at most ${MAX_REASON_LENGTH} characters.`],
   ])('refuses %j', (input, message) => {
     expect(validateFeedback(input, NOW)._unsafeUnwrapErr()).toBe(message);
+  });
+
+  it('#19.11 keeps the first 1,000 characters of a longer reason and says how long it was, never splitting a character', () => {
+    const long = validateFeedback({ type: 'return', reason: 'x'.repeat(MAX_REASON_LENGTH + 500) }, NOW)._unsafeUnwrap();
+    expect(long).toMatchObject({ reason: 'x'.repeat(MAX_REASON_LENGTH), reasonCutFrom: MAX_REASON_LENGTH + 500 });
+    expect(validateFeedback({ type: 'return', reason: 'x'.repeat(MAX_REASON_LENGTH) }, NOW)._unsafeUnwrap()).not.toHaveProperty('reasonCutFrom');
+    // An emoji (two UTF-16 units) across the cut is dropped whole, not halved.
+    const emoji = validateFeedback({ type: 'return', reason: `${'x'.repeat(MAX_REASON_LENGTH - 1)}😀tail` }, NOW)._unsafeUnwrap();
+    expect(emoji.reason).toBe('x'.repeat(MAX_REASON_LENGTH - 1));
   });
 
   it('keeps a readable occurred_at and warns about an unreadable one, using the receipt time', () => {
