@@ -57,7 +57,7 @@ export function validateFeedback(input: FeedbackInput, receivedAt: number): Resu
   if (type !== 'conversion' && type !== 'return') return err('type must be conversion or return.');
   const sent = absent(input.reason) ? '' : text(input.reason);
   if (sent === undefined) return err('reason must be a string.');
-  const base = sent.length > MAX_REASON_LENGTH ? { type, reason: clipReason(sent), reasonCutFrom: sent.length } : { type, reason: sent };
+  const base: Omit<ValidFeedback, 'occurred_at'> = sent.length > MAX_REASON_LENGTH ? { type, reason: clipReason(sent), reasonCutFrom: sent.length } : { type, reason: sent };
   if (absent(input.occurred_at) || input.occurred_at === '') return ok({ ...base, occurred_at: isoTime(receivedAt) });
   const at = parseOccurredAt(input.occurred_at);
   if (at !== undefined) return ok({ ...base, occurred_at: isoTime(at) });
