@@ -72,8 +72,9 @@ describe('new-source', () => {
     const key = `new-source:${s.accountId}:${s.sourceId}`;
     const [alert, ...rest] = await s.alerts();
     expect(rest).toEqual([]);
-    expect(alert).toMatchObject({ key, type: 'new-source', severity: 'info', entity_id: s.sourceId, entity_name: 'Test Vendor', flow_id: s.flowId, message: 'New source: Test Vendor', data: { total: 1 } });
-    expect(alert?.detail).toContain('First lead from Test Vendor in Auto Leads at 2026-01-15 10:00 (America/New_York)');
+    // #19.5: not flow-scoped, so flow_id (and flow_name) is null, as the spec's own example says.
+    expect(alert).toMatchObject({ key, type: 'new-source', severity: 'info', entity_id: s.sourceId, entity_name: 'Test Vendor', flow_id: null, flow_name: null, message: 'New source: Test Vendor', data: { total: 1 } });
+    expect(alert?.detail).toContain('First lead from Test Vendor at 2026-01-15 10:00 (America/New_York)');
 
     s.clock.advance(60_000);
     (await s.service.leads.submit(s.flowId, s.sourceId, { email: 'bob@example.com' }))._unsafeUnwrap();

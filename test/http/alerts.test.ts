@@ -179,3 +179,22 @@ describe.each(BINDINGS)('alerts over %s', (name) => {
     await c.check?.(Object.assign(res, { base: binding.url }), state);
   });
 });
+
+describe.each(BINDINGS)('#19.5 a new-source alert over %s', (name) => {
+  it('#19.5 is not flow-scoped: GET /alerts shows it with flow_id and flow_name null', async () => {
+    const f = await createFixture();
+    const principal = (await f.service.accounts.authenticate(f.keys.demo))._unsafeUnwrap();
+    const vendor = (await f.service.entities.create(principal, { name: 'Fresh Vendor', module_ids: [], source: 'seller', recipient: null }))._unsafeUnwrap().id;
+    const flow = (await f.service.flows.create(principal, { name: 'Some flow', sources: [{ entity_id: vendor }], steps: [] }))._unsafeUnwrap();
+    (await f.service.leads.submit(flow.id, vendor, { first_name: 'Ann' }))._unsafeUnwrap();
+    const binding = await startBinding(name, f.service);
+    try {
+      const res = await call(binding.url, { path: '/alerts', key: f.keys.demo });
+      expect(res.status).toBe(200);
+      const alert = (res.body as Array<{ type: string }>).find((a) => a.type === 'new-source');
+      expect(alert).toMatchObject({ type: 'new-source', entity_id: vendor, flow_id: null, flow_name: null });
+    } finally {
+      await binding.close();
+    }
+  });
+});

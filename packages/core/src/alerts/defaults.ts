@@ -145,7 +145,7 @@ export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
       severity: 'info',
       resolve_after_hours: 24,
       messages: { default: 'New source: {{ entity_name }}' },
-      details: { default: 'First lead from {{ entity_name }} in {{ flow_name }} at {{ first_seen }}; {{ total }} leads from it today.' },
+      details: { default: 'First lead from {{ entity_name }} at {{ first_seen }}; {{ total }} leads from it today.' },
     },
   },
 };

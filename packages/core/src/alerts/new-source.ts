@@ -8,15 +8,19 @@ import { HOUR_MS } from './windows';
 /** The key of a source's new-source alert. */
 export const newSourceKey = (accountId: Id, sourceId: string): string => `new-source:${accountId}:${sourceId}`;
 
-/** The finding for the first lead of a source new to the account. */
-export function newSourceFinding(accountId: Id, sourceId: string, flowId: Id, severity: Finding['severity'], firstSeen: string, timeZone: string): Finding {
+/**
+ * The finding for the first lead of a source new to the account. It is not flow-scoped:
+ * the source is new to the account, whichever flow its first lead came through, so its
+ * `flow_id` is null (the spec's own example of such an alert, #19.5).
+ */
+export function newSourceFinding(accountId: Id, sourceId: string, severity: Finding['severity'], firstSeen: string, timeZone: string): Finding {
   return {
     type: 'new-source',
     key: newSourceKey(accountId, sourceId),
     kind: null,
     severity,
     variant: 'default',
-    flow_id: flowId,
+    flow_id: null,
     entity_id: sourceId,
     recipient_id: null,
     outcome: null,
@@ -44,6 +48,6 @@ export function detectNewSources(input: DetectInput): Finding[] {
     .map((a) => {
       const sourceId = a.entity_id ?? '';
       const total = Math.max(today.get(sourceId) ?? 0, 1);
-      return { ...newSourceFinding(input.accountId, sourceId, a.flow_id ?? '', s.severity, a.first_seen_at, input.timeZone), data: { total }, affected_today: today.get(sourceId) ?? 0 };
+      return { ...newSourceFinding(input.accountId, sourceId, s.severity, a.first_seen_at, input.timeZone), data: { total }, affected_today: today.get(sourceId) ?? 0 };
     });
 }

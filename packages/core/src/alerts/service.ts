@@ -124,7 +124,7 @@ export function createAlertsApi(deps: AlertsDeps): AlertsApi {
         return storage.accounts.get(event.account_id).andThen((account) => {
           if (!account) return okAsync(undefined);
           const now = clock.now();
-          const finding = newSourceFinding(account.id, event.source_id, event.flow_id, s.types['new-source'].severity, isoTime(now), account.time_zone);
+          const finding = newSourceFinding(account.id, event.source_id, s.types['new-source'].severity, isoTime(now), account.time_zone);
           return ResultAsync.fromSafePromise(reconcile(lifecycle, { account, settings: s, now, active: new Map(), findings: [finding], resolveMissing: false })).andThen((r) =>
             r.isOk() ? okAsync(undefined) : errAsync(r.error),
           );
