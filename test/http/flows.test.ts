@@ -167,6 +167,25 @@ describe.each(BINDINGS)('flows, intake and events over HTTP through %s', (name) 
       expect(skipped.every((e: { caps_reached: boolean; reason: string }) => e.caps_reached && e.reason === 'Cap reached: Daily 3')).toBe(true);
     });
 
+    it('#19.7 records caps as an object by cap ID: the cap, whether the lead counted and whether it was reached', async () => {
+      scripted.respondWith({ outcome: 'success' });
+      const flow = await createFlow({
+        name: 'Caps object',
+        sources: [{ entity_id: ids.vendor }],
+        steps: [{ type: 'recipient', entity_id: ids.buyer, module_id: scripted.id, caps: [{ name: 'Just one', maximum: 1, duration: 1, duration_units: 'days' }] }],
+      });
+      const first = await submit(flow.id, { first_name: 'one' });
+      const second = await submit(flow.id, { first_name: 'two' });
+      const capId = flow.steps[0].caps[0].id as string;
+      const recipientEvent = async (leadId: string) =>
+        (await req({ path: `/events?type=recipient&rules=${encodeURIComponent(JSON.stringify([{ lhv: 'lead_id', op: 'is equal to', rhv: leadId }]))}`, key: demo() })).body[0];
+      const cap = { name: 'Just one', maximum: 1, duration: 1, duration_units: 'days' };
+      const took = await recipientEvent(first.body.lead.id);
+      expect(Array.isArray(took.caps)).toBe(false);
+      expect(took.caps).toEqual({ [capId]: { ...cap, counted: true, reached: false } });
+      expect(await recipientEvent(second.body.lead.id)).toMatchObject({ outcome: 'skip', caps_reached: true, caps: { [capId]: { ...cap, counted: false, reached: true } } });
+    });
+
     it('gives a cap slot back when delivery fails', async () => {
       const flow = await createFlow({
         name: 'Cap refund',

@@ -69,7 +69,8 @@ export interface EventRecord {
   readonly response?: RecordedResponse;
   // Recipient events
   readonly step_id?: string;
-  readonly caps?: readonly Cap[];
+  /** The step's volume caps and what each did for this lead, by cap ID (the spec's `caps (object)`, #19.7). */
+  readonly caps?: Readonly<Record<string, EventCap>>;
   readonly caps_reached?: boolean;
   /** The recipient's own record ID for the lead (feedback by recipient_record_id finds it). */
   readonly key?: string;
@@ -91,6 +92,19 @@ export interface EventRecord {
     /** The delivery (recipient) event the feedback refers to. */
     readonly event_id: Id;
   };
+}
+
+/** A volume cap of a recipient step as its event records it: the cap, and what it did for this lead. */
+export interface EventCap {
+  readonly name: string;
+  readonly maximum: number;
+  readonly duration: number;
+  readonly duration_units: Cap['duration_units'];
+  readonly time_zone?: string;
+  /** The lead took a slot of this cap (its rule set matched and the cap had room). */
+  readonly counted: boolean;
+  /** This cap was full, so the step skipped the lead. */
+  readonly reached: boolean;
 }
 
 /** An event as stored: the record plus the owning account. */

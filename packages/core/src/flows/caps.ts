@@ -1,7 +1,9 @@
 import { okAsync, type ResultAsync } from 'neverthrow';
 import type { LeadrouteError } from '../errors';
 import type { CounterStore } from '../ports/counters';
+import type { EventCap } from '../events/types';
 import type { CompiledCap } from './compile';
+import type { Cap } from './types';
 import { limitWindow } from './windows';
 
 /** Cap slots taken for one lead, to give back if its delivery does not succeed. */
@@ -9,6 +11,8 @@ export interface Reservation {
   readonly keys: readonly string[];
   /** The cap that was full, if one was. */
   readonly full?: CompiledCap;
+  /** IDs of the caps whose slot this lead took (none when one was full: those were given back). */
+  readonly counted: readonly string[];
 }
 
 type Env = { readonly now: number; readonly timeZone: string };
@@ -27,16 +31,18 @@ function capKey(scope: string, compiled: CompiledCap, env: Env) {
 export function reserveCaps(counters: CounterStore, scope: string, caps: readonly CompiledCap[], ctx: Record<string, unknown>, env: Env): ResultAsync<Reservation, LeadrouteError> {
   const applying = caps.filter((c) => !c.applies || c.applies(ctx, env).pass);
   const taken: string[] = [];
+  const counted: string[] = [];
   const step = (i: number): ResultAsync<Reservation, LeadrouteError> => {
     const compiled = applying[i];
-    if (!compiled) return okAsync({ keys: taken });
+    if (!compiled) return okAsync({ keys: taken, counted });
     const { key, expires } = capKey(scope, compiled, env);
-    return counters.tryIncrement(key, compiled.cap.maximum, expires).andThen((counted) => {
-      if (counted) {
+    return counters.tryIncrement(key, compiled.cap.maximum, expires).andThen((took) => {
+      if (took) {
         taken.push(key);
+        counted.push(compiled.cap.id);
         return step(i + 1);
       }
-      return releaseCaps(counters, taken).map(() => ({ keys: [], full: compiled }));
+      return releaseCaps(counters, taken).map(() => ({ keys: [], counted: [], full: compiled }));
     });
   };
   return step(0);
@@ -54,4 +60,21 @@ export function capsFull(counters: CounterStore, scope: string, caps: readonly C
     (acc, compiled) => acc.andThen((full) => (full ? okAsync(true) : counters.get(capKey(scope, compiled, env).key).map((n) => n >= compiled.cap.maximum))),
     okAsync(false),
   );
+}
+
+/** A recipient event's `caps`: every cap of the step by ID, with what it did for this lead (#19.7). */
+export function eventCaps(caps: readonly Cap[] | undefined, reservation?: Reservation): Record<string, EventCap> {
+  const out: Record<string, EventCap> = {};
+  for (const cap of caps ?? []) {
+    out[cap.id] = {
+      name: cap.name,
+      maximum: cap.maximum,
+      duration: cap.duration,
+      duration_units: cap.duration_units,
+      ...(cap.time_zone ? { time_zone: cap.time_zone } : {}),
+      counted: reservation?.counted.includes(cap.id) ?? false,
+      reached: reservation?.full?.cap.id === cap.id,
+    };
+  }
+  return out;
 }

@@ -6,7 +6,7 @@ import { withoutSecrets } from '../firehose/secrets';
 import type { CredentialRecord } from '../ports/credentials';
 import type { DeliveryRequest, DeliveryResult } from '../ports/integrations';
 import { isoTime } from '../time';
-import { type Reservation, releaseCaps, reserveCaps } from './caps';
+import { eventCaps, type Reservation, releaseCaps, reserveCaps } from './caps';
 import { type CompiledStep, plainValue } from './compile';
 import { type LeadRun, timings } from './context';
 
@@ -135,7 +135,7 @@ export function runRecipient(run: LeadRun, compiled: CompiledStep): ResultAsync<
   const start = deps.clock.now();
   const id = run.ids.next(start);
   const recipient = { id: step.entity_id, name: '' };
-  const finish = (o: { outcome: Outcome; reason: string; capsReached?: boolean; result?: DeliveryResult; sale?: number; revenue?: number; credential?: CredentialRecord; waitMs?: number; name: string }) => {
+  const finish = (o: { outcome: Outcome; reason: string; capsReached?: boolean; reservation?: Reservation; result?: DeliveryResult; sale?: number; revenue?: number; credential?: CredentialRecord; waitMs?: number; name: string }) => {
     const end = deps.clock.now();
     const event: StoredEvent = {
       ...baseEvent(run, id, start),
@@ -150,7 +150,7 @@ export function runRecipient(run: LeadRun, compiled: CompiledStep): ResultAsync<
       package_version: deps.integrations.outbound(step.module_id)?.package_version ?? '0.0.0',
       cap_reached: o.capsReached ?? false,
       caps_reached: o.capsReached ?? false,
-      caps: step.caps ?? [],
+      caps: eventCaps(step.caps, o.reservation),
       ...(o.result?.reference ? { key: o.result.reference } : {}),
       cost: step.cost ?? 0,
       purchase_price: run.purchasePrice,
@@ -185,7 +185,7 @@ export function runRecipient(run: LeadRun, compiled: CompiledStep): ResultAsync<
         if (!verdict.pass) return finish({ outcome: 'skip', reason: verdict.reason ?? 'Step criteria not met', name });
       }
       return reserveCaps(deps.storage.counters, `${run.flow.id}:${step.id}`, compiled.caps, ctx, run.env).andThen((reservation: Reservation) => {
-        if (reservation.full) return finish({ outcome: 'skip', reason: `Cap reached: ${reservation.full.cap.name}`, capsReached: true, name });
+        if (reservation.full) return finish({ outcome: 'skip', reason: `Cap reached: ${reservation.full.cap.name}`, capsReached: true, reservation, name });
         const sale = compiled.pricing?.price(ctx, run.env);
         const credential = step.credential_id
           ? deps.storage.credentials.get(step.credential_id).map((c) => (c && c.account_id === run.account.id ? c : undefined))
@@ -210,7 +210,12 @@ export function runRecipient(run: LeadRun, compiled: CompiledStep): ResultAsync<
               const revenue = success ? (compiled.pricing?.override ? (sale ?? 0) : (result.price ?? sale ?? 0)) : 0;
               const give = success ? okAsync(undefined) : releaseCaps(deps.storage.counters, reservation.keys);
               return give.andThen(() =>
-                finish({ outcome: result.outcome, reason: result.reason ?? '', result, sale: sale ?? result.price ?? 0, revenue, waitMs, name, ...(cred ? { credential: cred } : {}) }),
+                finish({
+                  outcome: result.outcome, reason: result.reason ?? '', result, sale: sale ?? result.price ?? 0, revenue, waitMs, name,
+                  // A delivery that did not succeed gave its slots back.
+                  reservation: success ? reservation : { ...reservation, counted: [] },
+                  ...(cred ? { credential: cred } : {}),
+                }),
               );
             });
         });
