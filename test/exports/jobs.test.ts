@@ -150,9 +150,11 @@ describe('export jobs', () => {
     await seed(w, 1, 3);
     const over = (await w.service.exports.create(w.principal, request))._unsafeUnwrap();
     await w.service.exports.runPending();
-    expect(exportRow(w, over.id)).toMatchObject({ status: 'truncated', exported_docs: 3, reason: { message: expect.stringContaining('row limit of 3 rows') } });
-    expect(csvOf(w, over.id)).toBe('lead.n\n0\n1\n2\n');
-    expect(w.outbox.messages.at(-1)?.subject).toContain('Export ready (truncated)');
+    expect(exportRow(w, over.id)).toMatchObject({ status: 'truncated', exported_docs: 3, reason: { message: expect.stringContaining('More than 3 rows match') } });
+    // #19.10: only a complete export has a file; the partial one is not kept.
+    expect(exportRow(w, over.id)).not.toHaveProperty('file_key');
+    expect(w.files.files.size).toBe(1);
+    expect(w.outbox.messages.at(-1)?.subject).toContain('Export stopped at the row limit');
   });
 
   it('the background worker runs new exports by itself once the service starts, and close() ends it (#21.11)', async () => {

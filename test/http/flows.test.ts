@@ -176,7 +176,7 @@ describe.each(BINDINGS)('flows, intake and events over HTTP through %s', (name) 
       });
       const first = await submit(flow.id, { first_name: 'one' });
       const second = await submit(flow.id, { first_name: 'two' });
-      const capId = flow.steps[0].caps[0].id as string;
+      const capId = (flow.steps[0] as unknown as { caps: { id: string }[] }).caps[0]?.id as string;
       const recipientEvent = async (leadId: string) =>
         (await req({ path: `/events?type=recipient&rules=${encodeURIComponent(JSON.stringify([{ lhv: 'lead_id', op: 'is equal to', rhv: leadId }]))}`, key: demo() })).body[0];
       const cap = { name: 'Just one', maximum: 1, duration: 1, duration_units: 'days' };

@@ -26,15 +26,11 @@ export async function notifyFinished(deps: { notifier: Notifier; logger: Logger 
   const message =
     exp.status === 'error'
       ? exportReadyMessage({ ...common, status: 'error', ...(exp.error === undefined ? {} : { reason: exp.error }) })
-      : exp.status === 'complete' || exp.status === 'truncated'
-        ? exportReadyMessage({
-            ...common,
-            status: exp.status,
-            fileName: exp.file_name ?? '',
-            exportedDocs: exp.exported_docs,
-            ...(exp.reason === undefined ? {} : { reason: exp.reason.message }),
-          })
-        : undefined;
+      : exp.status === 'truncated'
+        ? exportReadyMessage({ ...common, status: 'truncated', exportedDocs: exp.exported_docs, ...(exp.reason === undefined ? {} : { reason: exp.reason.message }) })
+        : exp.status === 'complete'
+          ? exportReadyMessage({ ...common, status: 'complete', fileName: exp.file_name ?? '', exportedDocs: exp.exported_docs })
+          : undefined;
   if (!message) return;
   const sent = await deps.notifier.send(message);
   if (sent.isErr()) deps.logger.warn({ exportId: exp.id, err: sent.error.message }, 'export notice not sent');

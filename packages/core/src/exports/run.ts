@@ -125,14 +125,17 @@ export async function runExportJob(deps: ExportRunDeps, job: LeasedJob): Promise
     return held.isErr() ? retry(deps, ref, job, held.error.message) : 'lost';
   }
 
-  const limitReason = { message: `The export stopped at the row limit of ${settings.rowLimit} rows; narrow the range or the filter rules to export the rest.` };
-  const finished = await storage.exports.update(exp.id, {
-    status: produced.truncated ? 'truncated' : 'complete',
-    exported_docs: produced.rows,
-    file_key: fileKey,
-    file_name: exportFileName(exp, account.value.time_zone),
-    ...(produced.truncated ? { reason: limitReason } : {}),
-  });
+  const limitReason = {
+    message: `More than ${settings.rowLimit} rows match, the row limit: the export stopped without a file. Narrow the range or the filter rules and request it again.`,
+  };
+  // Only a complete export has a file (the spec, #19.10): a truncated one keeps its status and reason, and its partial file is removed.
+  if (produced.truncated) await deps.fileStore.remove(fileKey);
+  const finished = await storage.exports.update(
+    exp.id,
+    produced.truncated
+      ? { status: 'truncated', exported_docs: produced.rows, reason: limitReason }
+      : { status: 'complete', exported_docs: produced.rows, file_key: fileKey, file_name: exportFileName(exp, account.value.time_zone) },
+  );
   if (finished.isErr()) return retry(deps, ref, job, finished.error.message);
   await storage.jobs.complete(ref, clock.now());
   logger.info({ ...log, rows: produced.rows, bytes: uploaded.value.bytes, truncated: produced.truncated }, 'export finished');

@@ -56,7 +56,8 @@ export function toExport(stored: StoredExport): Export {
   return view;
 }
 
-const READY = new Set(['complete', 'truncated']);
+/** Only a complete export has a file (the spec: "a file is available only after the export is complete", #19.10). */
+const READY = new Set(['complete']);
 
 export function createExportsApi(deps: {
   storage: Storage;

@@ -57,18 +57,19 @@ describe('exportReadyMessage', () => {
     expect(unsafe.text).not.toContain('javascript:');
   });
 
-  it('says when an export was truncated, and why', () => {
+  it('#19.10 says when an export stopped at the row limit, why, and that it has no file to download', () => {
     const m = exportReadyMessage({
       ...base,
       status: 'truncated',
-      fileName: 'a.csv',
       exportedDocs: 1_000_000,
-      reason: 'The export reached the limit of 1,000,000 rows.',
+      reason: 'More than 1000000 rows match, the row limit.',
+      downloadUrl: 'https://x.example/',
     });
-    expect(m.subject).toBe('[Acme & Sons <Leads>] Export ready (truncated): a.csv');
-    expect(m.text).toContain('stopped at the row limit');
-    expect(m.text).toContain('Reason: The export reached the limit of 1,000,000 rows.');
-    expect(m.html).toContain('stopped at the row limit');
+    expect(m.subject).toBe('[Acme & Sons <Leads>] Export stopped at the row limit');
+    expect(m.text).toContain('there is no file to download');
+    expect(m.text).toContain('Reason: More than 1000000 rows match, the row limit.');
+    expect(m.text).not.toContain('https://x.example/');
+    expect(m.html).not.toContain('<a ');
   });
 
   it('reports a failed export without a download', () => {

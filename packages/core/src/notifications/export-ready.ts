@@ -20,12 +20,19 @@ interface ExportNoticeCommon {
   readonly timeZone?: string;
 }
 
-/** A finished export: complete, or truncated at the row limit. */
+/** A complete export, ready to download. */
 export interface ExportReadyFinished extends ExportNoticeCommon {
-  readonly status: 'complete' | 'truncated';
+  readonly status: 'complete';
   readonly fileName: string;
   readonly exportedDocs: number;
-  /** Why the export was truncated (its `reason.message`). */
+}
+
+/** An export that stopped at the row limit: it has no file (only a complete export has one). */
+export interface ExportTruncated extends ExportNoticeCommon {
+  readonly status: 'truncated';
+  /** Rows written before it stopped (the row limit). */
+  readonly exportedDocs: number;
+  /** Why it stopped (its `reason.message`). */
   readonly reason?: string;
 }
 
@@ -37,14 +44,14 @@ export interface ExportReadyFailed extends ExportNoticeCommon {
 }
 
 /** Input of {@link exportReadyMessage}. */
-export type ExportReadyInput = ExportReadyFinished | ExportReadyFailed;
+export type ExportReadyInput = ExportReadyFinished | ExportTruncated | ExportReadyFailed;
 
 const SUBJECT_MAX = 200;
 
 /**
  * The e-mail sent to an export's `email_to` when it ends: ready to download
- * (`complete` or `truncated`), or failed (`error`). Holds the file's name and size,
- * never lead data.
+ * (`complete`), stopped at the row limit without a file (`truncated`), or failed
+ * (`error`). Holds the file's name and size, never lead data.
  * @example
  * notifier.send(exportReadyMessage({
  *   to: exp.email_to, exportId: exp.id, status: 'complete', fileName: exp.file_name,
@@ -79,20 +86,29 @@ export function exportReadyMessage(input: ExportReadyInput): EmailMessage {
       ],
       footer,
     };
+  } else if (input.status === 'truncated') {
+    subject = `[${account}] Export stopped at the row limit`;
+    body = {
+      heading: 'Your export stopped at the row limit',
+      paragraphs: [
+        `The lead export requested for ${account} matched more than ${formatCount(input.exportedDocs)} records, the row limit, so it stopped and there is no file to download.`,
+        ...(input.reason ? [`Reason: ${input.reason}`] : []),
+        'Narrow the date range or the filter rules and request it again.',
+      ],
+      facts: [
+        ['Status', 'truncated'],
+        ['Row limit', formatCount(input.exportedDocs)],
+        ['Export ID', input.exportId],
+      ],
+      footer,
+    };
   } else {
-    const truncated = input.status === 'truncated';
     const records = formatCount(input.exportedDocs);
     const recordsText = `${records} record${input.exportedDocs === 1 ? '' : 's'}`;
-    subject = `[${account}] Export ready${truncated ? ' (truncated)' : ''}: ${oneLine(input.fileName)}`;
+    subject = `[${account}] Export ready: ${oneLine(input.fileName)}`;
     body = {
       heading: 'Your export is ready',
-      paragraphs: [
-        truncated
-          ? `The lead export requested for ${account} stopped at the row limit: the file holds the first ${recordsText}, not all of them.`
-          : `The lead export requested for ${account} has finished: the file holds ${recordsText}.`,
-        ...(truncated && input.reason ? [`Reason: ${input.reason}`] : []),
-        howToDownload,
-      ],
+      paragraphs: [`The lead export requested for ${account} has finished: the file holds ${recordsText}.`, howToDownload],
       facts: [
         ['File', input.fileName],
         ['Records', records],
