@@ -34,9 +34,10 @@ if (pool) {
   const migrated = await migrate(pool);
   if (migrated.isErr()) throw new Error(migrated.error.message, { cause: migrated.error });
 }
+const demoBuyer = demoBuyerModule();
 const service = createLeadService({
   storage: pool ? postgresStorage({ pool }) : memoryStorage(),
-  integrations: [demoBuyerModule()],
+  integrations: [demoBuyer],
   fileStore: memoryFileStore(),
   exports: { baseUrl: url },
 });
@@ -46,6 +47,9 @@ const keys = reused
   ? (Object.fromEntries(CALLERS.map((c) => [c.role, process.env[c.env] ?? '(printed at the first start)'])) as Awaited<ReturnType<typeof seed>>)
   : await seed(service, process.env);
 
+// What the demo buyer received, as a buyer's own server would see it: each lead with the delivery
+// event ID it sends feedback with (#19.1). The demo's stand-in for a real buyer; no lead data beyond the demo's.
+app.get('/demo-buyer/received', (_req, res) => void res.json(demoBuyer.received.slice(-20).map((d) => ({ event_id: d.event_id, lead: d.lead }))));
 // The certificate service has its own base address; mount it before the API router at '/'.
 app.use('/certificates', expressCertificateRouter(service));
 app.use('/', expressRouter(service));

@@ -191,7 +191,8 @@ export function runRecipient(run: LeadRun, compiled: CompiledStep): ResultAsync<
           ? deps.storage.credentials.get(step.credential_id).map((c) => (c && c.account_id === run.account.id ? c : undefined))
           : okAsync<CredentialRecord | undefined, LeadrouteError>(undefined);
         return credential.andThen((cred) => {
-          const lead = mappedLead(run, compiled, ctx);
+          // Mappings and templates can name the delivery's own IDs (`{{event_id}}`, #19.1) beside the lead's fields.
+          const lead = mappedLead(run, compiled, { ...ctx, event_id: id, lead_id: run.leadId, flow_id: run.flow.id });
           // The recipient learns the event ID now; feedback naming it waits for the lead's commit.
           run.unit.expect(id);
           const waitStart = performance.now();

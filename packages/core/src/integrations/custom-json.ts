@@ -2,6 +2,10 @@ import type { Issue } from '../errors';
 import type { DeliveryRequest, DeliveryResult, OutboundModule, RecordedRequest, RecordedResponse } from '../ports/integrations';
 import { resolvePath } from '../rules';
 import { checks, isRecord } from '../validation';
+import { send } from './http-client';
+
+/** The header every JSON delivery carries the delivery event's ID in (#19.1): the ID feedback names. */
+export const EVENT_ID_HEADER = 'x-leadroute-event-id';
 
 /** Configuration of `platform-custom.outbound.json`. */
 export interface CustomJsonConfig {
@@ -18,7 +22,18 @@ export interface CustomJsonConfig {
   readonly price_path?: string;
   /** Dotted path of the recipient's own record ID (feedback finds the lead by it). */
   readonly reference_path?: string;
+  /**
+   * The body field that carries the delivery event's ID, the ID the recipient sends
+   * feedback with (`POST /feedback?event_id=…`); `false` leaves it out of the body (the
+   * `X-Leadroute-Event-Id` header always carries it). A mapped field of the same name wins.
+   * @default 'event_id'
+   */
+  readonly event_id_field?: string | false;
 }
+
+/** The answer's fields a JSON delivery reads when no path is configured, as LeadConduit's custom integrations do (#19.2). */
+const DEFAULT_PATHS = { outcome: 'outcome', reason: 'reason', price: 'price', reference: 'reference' } as const;
+const OUTCOMES = new Set(['success', 'failure', 'error']);
 
 const MAX_RECORDED_BODY = 64 * 1024;
 const clip = (text: string) => (text.length > MAX_RECORDED_BODY ? `${text.slice(0, MAX_RECORDED_BODY)}…` : text);
@@ -39,15 +54,20 @@ function configProblems(config: Readonly<Record<string, unknown>>): Issue[] {
   for (const key of ['outcome_path', 'success_value', 'reason_path', 'price_path', 'reference_path'] as const) {
     if (config[key] !== undefined && typeof config[key] !== 'string') issues.push({ path: `/${key}`, message: `${key} must be a string.` });
   }
+  const field = config.event_id_field;
+  if (field !== undefined && field !== false && (typeof field !== 'string' || field === ''))
+    issues.push({ path: '/event_id_field', message: 'event_id_field must be a field name or false.' });
   return issues;
 }
 
 async function deliver(request: DeliveryRequest): Promise<DeliveryResult> {
   const config = request.config as unknown as CustomJsonConfig;
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...config.headers };
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...config.headers, [EVENT_ID_HEADER]: request.event_id };
   if (request.credential?.username !== null && request.credential?.username !== undefined)
     headers.authorization = `Basic ${Buffer.from(`${request.credential.username}:${request.credential.password ?? ''}`).toString('base64')}`;
-  const body = JSON.stringify(request.lead);
+  // The delivery event's ID goes with the lead, so the recipient can send feedback naming it (spec, feedback rule 3).
+  const field = config.event_id_field ?? 'event_id';
+  const body = JSON.stringify(field === false || field in request.lead ? request.lead : { ...request.lead, [field]: request.event_id });
   const started = Date.now();
   const recorded: RecordedRequest = {
     method: config.method ?? 'POST',
@@ -58,44 +78,46 @@ async function deliver(request: DeliveryRequest): Promise<DeliveryResult> {
     body: clip(body),
     timestamp: started,
   };
-  let response: Response;
+  let status: number;
+  let statusText: string;
+  let responseHeaders: Readonly<Record<string, string>>;
   let text: string;
   try {
-    response = await fetch(config.url, { method: recorded.method, headers, body, signal: request.signal, redirect: 'manual' });
-    text = await response.text();
+    ({ status, statusText, headers: responseHeaders, text } = await send({ method: recorded.method, url: config.url, headers, body, signal: request.signal }));
   } catch (e) {
-    const reason = request.signal.aborted ? 'The recipient did not answer in time.' : `The recipient could not be reached: ${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message}`;
+    const reason = request.signal.aborted ? 'The recipient did not answer in time.' : `The recipient could not be reached: ${(e as Error).message}`;
     return { outcome: 'error', reason, transactions: [{ request: recorded, response: null, ms: Date.now() - started }] };
   }
-  const recordedResponse: RecordedResponse = {
-    status: response.status,
-    status_text: response.statusText,
-    version: '1.1',
-    headers: Object.fromEntries(response.headers),
-    body: clip(text),
-    timestamp: Date.now(),
-  };
+  const recordedResponse: RecordedResponse = { status, status_text: statusText, version: '1.1', headers: responseHeaders, body: clip(text), timestamp: Date.now() };
   const transactions = [{ request: recorded, response: recordedResponse, ms: recordedResponse.timestamp - started }];
-  if (response.status >= 500) return { outcome: 'error', reason: `The recipient answered ${response.status} ${response.statusText}`.trim(), transactions };
   let doc: unknown;
   try {
     doc = text ? JSON.parse(text) : undefined;
   } catch {
     doc = undefined;
   }
-  if (config.outcome_path && doc === undefined) return { outcome: 'error', reason: 'The recipient answered with something that is not JSON.', transactions };
-  const price = Number(readString(doc, config.price_path));
-  const reference = readString(doc, config.reference_path);
-  const reasonText = readString(doc, config.reason_path);
+  if (status < 500 && config.outcome_path && doc === undefined) return { outcome: 'error', reason: 'The recipient answered with something that is not JSON.', transactions };
+  // Configured paths win; without them the answer's own outcome, reason, price and reference are read where present.
+  const paths = {
+    reason: config.reason_path ?? DEFAULT_PATHS.reason,
+    price: config.price_path ?? DEFAULT_PATHS.price,
+    reference: config.reference_path ?? DEFAULT_PATHS.reference,
+  };
+  const price = Number(readString(doc, paths.price));
+  const reference = readString(doc, paths.reference);
+  const reasonText = readString(doc, paths.reason);
+  const stated = readString(doc, config.outcome_path ?? DEFAULT_PATHS.outcome)?.toLowerCase();
   let outcome: DeliveryResult['outcome'];
-  if (config.outcome_path) {
-    const value = readString(doc, config.outcome_path);
-    outcome = value !== undefined && value.toLowerCase() === (config.success_value ?? 'success').toLowerCase() ? 'success' : 'failure';
-  } else outcome = response.status >= 200 && response.status < 300 ? 'success' : 'failure';
+  if (status >= 500) outcome = stated === 'failure' ? 'failure' : 'error';
+  else if (config.outcome_path) outcome = stated !== undefined && stated === (config.success_value ?? 'success').toLowerCase() ? 'success' : 'failure';
+  else if (status < 200 || status >= 300) outcome = stated === 'error' ? 'error' : 'failure';
+  // A 2xx answer is a success unless it says otherwise in its own outcome field.
+  else outcome = stated !== undefined && OUTCOMES.has(stated) ? (stated as DeliveryResult['outcome']) : 'success';
+  const fallback = status >= 300 ? `The recipient answered ${status} ${statusText}`.trim() : 'The recipient answered without a reason.';
   return {
     outcome,
-    ...(outcome === 'success' ? {} : { reason: reasonText ?? `The recipient answered ${response.status}` }),
-    ...(Number.isFinite(price) && config.price_path ? { price } : {}),
+    ...(outcome === 'success' ? {} : { reason: reasonText ?? fallback }),
+    ...(Number.isFinite(price) && readString(doc, paths.price) !== undefined ? { price } : {}),
     ...(reference ? { reference } : {}),
     transactions,
   };
