@@ -167,6 +167,51 @@ describe.each(BINDINGS)('flows, intake and events over HTTP through %s', (name) 
       expect(skipped.every((e: { caps_reached: boolean; reason: string }) => e.caps_reached && e.reason === 'Cap reached: Daily 3')).toBe(true);
     });
 
+    it('#19.8 source events: wait_ms counts the wait on recipients, vars hold nothing appended later, acceptance_criteria has the source\'s own', async () => {
+      scripted.respondWith(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return { outcome: 'success', appended: { buyer_note: 'later' } };
+      });
+      const sourceCriteria = { op: 'and', rules: [{ lhv: 'lead.first_name', op: 'is not blank' }] };
+      const flow = await createFlow({
+        name: 'Source event fields',
+        acceptance_criteria: { op: 'and', rules: [{ lhv: 'lead.email', op: 'is blank' }] },
+        sources: [{ entity_id: ids.vendor, acceptance_criteria: sourceCriteria }],
+        steps: [{ type: 'recipient', entity_id: ids.buyer, module_id: scripted.id }],
+      });
+      const res = await submit(flow.id, { first_name: 'Wait' });
+      scripted.respondWith({ outcome: 'success' });
+      const rules = encodeURIComponent(JSON.stringify([{ lhv: 'lead_id', op: 'is equal to', rhv: res.body.lead.id }]));
+      const [source] = (await req({ path: `/events?type=source&rules=${rules}`, key: demo() })).body;
+      expect(source.wait_ms).toBeGreaterThanOrEqual(190);
+      expect(source.overhead_ms).toBe(source.ms - source.wait_ms);
+      expect(source.vars.appended).toEqual({});
+      // The top-level appended field is what the handling appended, all of it.
+      expect(Object.values(source.appended)).toEqual([expect.objectContaining({ buyer_note: 'later' })]);
+      expect(source.acceptance_criteria).toMatchObject({ rule_set: { op: 'and' }, source_rule_set: { op: 'and', rules: [{ lhv: 'lead.first_name', op: 'is not blank' }] }, outcome: 'success' });
+    });
+
+    it('#19.8 flow_ping_limits and source_ping_limits are on every event of a flow that has them, not only on pings', async () => {
+      scripted.respondWith({ outcome: 'success' });
+      const flow = await createFlow({
+        name: 'Limits everywhere',
+        ping_limits: [{ name: 'Flow pings', maximum: 50, duration: 1, duration_units: 'days' }],
+        sources: [{ entity_id: ids.vendor, ping_limits: [{ name: 'Source pings', maximum: 5, duration: 1, duration_units: 'hours' }] }],
+        steps: [
+          { type: 'filter', entity_id: ids.buyer, rule_set: { op: 'and', rules: [{ lhv: 'lead.state', op: 'is equal to', rhv: 'NY' }] } },
+          { type: 'recipient', entity_id: ids.buyer, module_id: scripted.id },
+        ],
+      });
+      const res = await submit(flow.id, { first_name: 'Limits', state: 'TX' });
+      const rules = encodeURIComponent(JSON.stringify([{ lhv: 'lead_id', op: 'is equal to', rhv: res.body.lead.id }]));
+      const events = (await req({ path: `/events?rules=${rules}`, key: demo() })).body as Array<Record<string, unknown>>;
+      expect(events.map((e) => e.type).sort()).toEqual(['filter', 'recipient', 'source']);
+      for (const event of events) {
+        expect(event.flow_ping_limits, String(event.type)).toEqual([expect.objectContaining({ name: 'Flow pings', maximum: 50 })]);
+        expect(event.source_ping_limits, String(event.type)).toEqual([expect.objectContaining({ name: 'Source pings', maximum: 5 })]);
+      }
+    });
+
     it('#19.7 records caps as an object by cap ID: the cap, whether the lead counted and whether it was reached', async () => {
       scripted.respondWith({ outcome: 'success' });
       const flow = await createFlow({

@@ -62,7 +62,8 @@ export interface EventRecord {
   // Source events
   readonly module_id?: string;
   readonly package_version?: string;
-  readonly acceptance_criteria?: { readonly rule_set?: RuleSet; readonly outcome: Outcome; readonly reason: string };
+  /** The flow's criteria (`rule_set`) and the source's own (`source_rule_set`), and what they said of the lead (#19.8). */
+  readonly acceptance_criteria?: { readonly rule_set?: RuleSet; readonly source_rule_set?: RuleSet; readonly outcome: Outcome; readonly reason: string };
   readonly step_count?: number;
   readonly appended?: Readonly<Record<string, unknown>>;
   readonly request?: RecordedRequest;

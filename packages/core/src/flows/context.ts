@@ -6,7 +6,7 @@ import type { Storage } from '../ports/storage';
 import type { EventRecorder, RecordingUnit } from '../events/recorder';
 import type { IntegrationRegistry } from '../integrations/registry';
 import type { CompiledFlow } from './compile';
-import type { FlowRecord } from './types';
+import type { FlowRecord, PingLimit } from './types';
 
 /** What the lead handler runs on. */
 export interface IntakeDeps {
@@ -43,6 +43,16 @@ export interface LeadRun {
   readonly purchasePrice: number;
   /** The lead's records: steps add their events here, and intake writes them with the lead as one unit. */
   readonly unit: RecordingUnit;
+  /** Milliseconds spent waiting on recipients so far: the source event's `wait_ms` (#19.8). */
+  waitedMs: number;
+  /** The flow's and the source's ping limits, recorded on every event of the lead when there are any (#19.8). */
+  readonly pingLimits: { readonly flow: readonly PingLimit[]; readonly source: readonly PingLimit[] };
+}
+
+/** `flow_ping_limits`/`source_ping_limits` for an event of the lead: present when the flow or source has limits. */
+export function pingLimitFields(run: Pick<LeadRun, 'pingLimits'>): { flow_ping_limits?: readonly PingLimit[]; source_ping_limits?: readonly PingLimit[] } {
+  const { flow, source } = run.pingLimits;
+  return flow.length === 0 && source.length === 0 ? {} : { flow_ping_limits: flow, source_ping_limits: source };
 }
 
 /** Timings of a step (spec: ms, wait_ms, overhead_ms, lag_ms, total_ms). */

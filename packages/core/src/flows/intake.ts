@@ -4,12 +4,12 @@ import { EVENT_RETENTION_MS, EVENT_SCHEMA_VERSION, HANDLER_VERSION, type Outcome
 import { withoutSecrets } from '../firehose/secrets';
 import { type Id, idSequence, isId, newId } from '../ids';
 import type { RecordedRequest } from '../ports/integrations';
-import { typeLead } from '../rules';
+import { type RuleSet, typeLead } from '../rules';
 import { isoTime } from '../time';
 import { isRecord } from '../validation';
 import { capsFull, releaseCaps, reserveCaps } from './caps';
 import type { CompiledSource } from './compile';
-import { type IntakeDeps, type LeadRun, timings } from './context';
+import { type IntakeDeps, type LeadRun, pingLimitFields, timings } from './context';
 import { logStep, runFilter, runRecipient, type StepResult } from './step';
 import type { PingLimit } from './types';
 import { postingSecretMatches } from './posting-secret';
@@ -85,6 +85,8 @@ function prepare(deps: IntakeDeps, flowId: string, sourceId: string, body: unkno
           const purchasePrice = source.pricing?.price(ctx, env) ?? 0;
           const run: LeadRun = {
             deps, account, compiled, leadId: newId(now), ids: idSequence(), submittedAt: now, env, raw, ctx, source: sourceInfo, flow: flowInfo, appended, purchasePrice, unit: deps.recorder.unit(),
+            waitedMs: 0,
+            pingLimits: { flow: compiled.flow.ping_limits ?? [], source: source.source.ping_limits ?? [] },
           };
           return { run, source };
         });
@@ -102,7 +104,11 @@ function rejection(run: LeadRun, source: CompiledSource): string | undefined {
   return undefined;
 }
 
-function sourceEvent(run: LeadRun, id: string, fields: { type: 'source' | 'ping'; outcome: Outcome; reason: string; steps: number; request?: RecordedRequest; price: number; extra?: Partial<StoredEvent> }): StoredEvent {
+function sourceEvent(
+  run: LeadRun,
+  id: string,
+  fields: { type: 'source' | 'ping'; outcome: Outcome; reason: string; steps: number; request?: RecordedRequest; price: number; sourceCriteria?: RuleSet; extra?: Partial<StoredEvent> },
+): StoredEvent {
   const end = run.deps.clock.now();
   const response = { outcome: fields.outcome, ...(fields.reason ? { reason: fields.reason } : {}), lead: { id: run.leadId }, price: fields.price };
   return {
@@ -111,9 +117,12 @@ function sourceEvent(run: LeadRun, id: string, fields: { type: 'source' | 'ping'
     type: fields.type,
     outcome: fields.outcome,
     reason: fields.reason,
-    vars: { lead: run.raw, source: run.source, flow: run.flow, submission: run.ctx.submission, appended: run.appended, purchase_price: run.purchasePrice, price: fields.price, event_id: id },
+    // vars as at the source event's moment, the submission: nothing the steps appended later (#19.8).
+    vars: { lead: run.raw, source: run.source, flow: run.flow, submission: run.ctx.submission, appended: {}, purchase_price: run.purchasePrice, price: fields.price, event_id: id },
     host: run.deps.host,
-    ...timings(run, run.submittedAt, end, 0),
+    // wait_ms: the time the lead spent waiting on its recipients (#19.8).
+    ...timings(run, run.submittedAt, end, run.waitedMs),
+    ...pingLimitFields(run),
     ...(run.compiled.flow.firehose ? { firehose: withoutSecrets(run.compiled.flow.firehose) } : {}),
     handler_version: HANDLER_VERSION,
     version: EVENT_SCHEMA_VERSION,
@@ -128,6 +137,7 @@ function sourceEvent(run: LeadRun, id: string, fields: { type: 'source' | 'ping'
     package_version: HANDLER_VERSION,
     acceptance_criteria: {
       ...(run.compiled.flow.acceptance_criteria ? { rule_set: run.compiled.flow.acceptance_criteria } : {}),
+      ...(fields.sourceCriteria ? { source_rule_set: fields.sourceCriteria } : {}),
       outcome: fields.outcome === 'success' ? 'success' : 'failure',
       reason: fields.outcome === 'success' ? '' : fields.reason,
     },
@@ -167,9 +177,10 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
     submit(flowId, sourceId, body, options = {}) {
       return prepare(deps, flowId, sourceId, body, options.postingSecret).andThen(({ run, source }) => {
         const sourceEventId = run.ids.next(run.submittedAt);
+        const sourceCriteria = source.source.acceptance_criteria ? { sourceCriteria: source.source.acceptance_criteria } : {};
         const finish = (outcome: Outcome, reason: string, steps: number, revenue: number, extra: Partial<StoredEvent> = {}) => {
           const price = source.pricing ? run.purchasePrice : revenue;
-          const event = sourceEvent(run, sourceEventId, { type: 'source', outcome, reason, steps, price, ...(options.request ? { request: options.request } : {}), extra });
+          const event = sourceEvent(run, sourceEventId, { type: 'source', outcome, reason, steps, price, ...sourceCriteria, ...(options.request ? { request: options.request } : {}), extra });
           logStep(run, event);
           run.unit.add(event);
           // One unit: the lead, its step events, its source event, their rollups and its search document, stored together or not at all.
@@ -214,13 +225,14 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
         const id = run.ids.next(run.submittedAt);
         const answer = (outcome: Outcome, reason: string, price: number, limited: boolean) => {
           const event = sourceEvent(run, id, {
+            ...(source.source.acceptance_criteria ? { sourceCriteria: source.source.acceptance_criteria } : {}),
             type: 'ping',
             outcome,
             reason,
             steps: 0,
             price,
             ...(options.request ? { request: options.request } : {}),
-            extra: { ping_limit_reached: limited, flow_ping_limits: flowLimits, source_ping_limits: sourceLimits },
+            extra: { ping_limit_reached: limited },
           });
           return deps.recorder.record(event).map((): IntakeResult => {
             logStep(run, event);

@@ -8,7 +8,7 @@ import type { DeliveryRequest, DeliveryResult } from '../ports/integrations';
 import { isoTime } from '../time';
 import { eventCaps, type Reservation, releaseCaps, reserveCaps } from './caps';
 import { type CompiledStep, plainValue } from './compile';
-import { type LeadRun, timings } from './context';
+import { type LeadRun, pingLimitFields, timings } from './context';
 
 /** What a step leaves behind: its event, and whether the lead goes on. */
 export interface StepResult {
@@ -43,6 +43,7 @@ function baseEvent(run: LeadRun, id: string, start: number) {
     flow_id: run.flow.id,
     source_id: run.source.id,
     ping_limit_reached: false,
+    ...pingLimitFields(run),
     ...(run.compiled.flow.firehose ? { firehose: withoutSecrets(run.compiled.flow.firehose) } : {}),
   };
 }
@@ -207,6 +208,7 @@ export function runRecipient(run: LeadRun, compiled: CompiledStep): ResultAsync<
               }),
             ).andThen((result) => {
               const waitMs = performance.now() - waitStart;
+              run.waitedMs += waitMs;
               const success = result.outcome === 'success';
               const revenue = success ? (compiled.pricing?.override ? (sale ?? 0) : (result.price ?? sale ?? 0)) : 0;
               const give = success ? okAsync(undefined) : releaseCaps(deps.storage.counters, reservation.keys);
