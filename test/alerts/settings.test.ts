@@ -129,6 +129,39 @@ describe('alert e-mail', () => {
     expect(s.outbox.messages).toHaveLength(2);
   });
 
+  it("#19.13 goes to the account's notification address when the settings name no email_to; email_to wins when set", async () => {
+    const s = await scenario();
+    (await s.service.accounts.update(s.accountId, { notification_email: 'owner@example.com' }))._unsafeUnwrap();
+    await failingRecipient(s);
+    await s.detect();
+    expect(s.outbox.messages.map((m) => m.to)).toEqual([['owner@example.com']]);
+
+    const t = await scenario();
+    (await t.service.accounts.update(t.accountId, { notification_email: 'owner@example.com' }))._unsafeUnwrap();
+    (await t.service.alerts.settings.setAccountOverrides(t.accountId, { email_to: ['ops@example.com'] }))._unsafeUnwrap();
+    await failingRecipient(t);
+    await t.detect();
+    expect(t.outbox.messages.map((m) => m.to)).toEqual([['ops@example.com']]);
+
+    // Neither: the alert is raised and nobody is e-mailed.
+    const u = await scenario();
+    await failingRecipient(u);
+    await u.detect();
+    expect((await u.alerts()).map((a) => a.type)).toEqual(['recipient-failure']);
+    expect(u.outbox.messages).toHaveLength(0);
+  });
+
+  it('#19.13 an account notification address is set at creation or by update, checked, and removed with null', async () => {
+    const s = await scenario();
+    const created = (await s.service.accounts.create({ name: 'With address', notification_email: 'a@example.com' }))._unsafeUnwrap();
+    expect(created.account.notification_email).toBe('a@example.com');
+    expect((await s.service.accounts.get(created.account.id))._unsafeUnwrap().notification_email).toBe('a@example.com');
+    expect((await s.service.accounts.update(created.account.id, { notification_email: 'not an address' }))._unsafeUnwrapErr().type).toBe('Validation');
+    const cleared = (await s.service.accounts.update(created.account.id, { notification_email: null }))._unsafeUnwrap();
+    expect(cleared).not.toHaveProperty('notification_email');
+    expect((await s.service.accounts.get(created.account.id))._unsafeUnwrap()).not.toHaveProperty('notification_email');
+  });
+
   it('is not sent when send_email is off for the type, nor for warnings', async () => {
     const s = await scenario();
     (await s.service.alerts.settings.setAccountOverrides(s.accountId, { email_to: ['ops@example.com'], types: { 'recipient-failure': { send_email: false } } }))._unsafeUnwrap();

@@ -11,6 +11,7 @@ export function accountStore(t: MemoryTables): AccountStore {
   return {
     insert: (account) => (t.accounts.has(account.id) ? conflict('account exists') : (t.accounts.set(account.id, copy(account)), done())),
     get: (id) => okAsync(copy(t.accounts.get(id))),
+    update: (account) => okAsync(t.accounts.has(account.id) ? (t.accounts.set(account.id, copy(account)), true) : false),
     insertKey: (key) => (t.apiKeys.has(key.hash) ? conflict('API key exists') : (t.apiKeys.set(key.hash, copy(key)), done())),
     findKey: (hash) => okAsync(copy(t.apiKeys.get(hash))),
     keysOf: (accountId) =>

@@ -51,6 +51,7 @@ export interface AccountDoc {
   plan: Account['plan'];
   time_zone: string;
   staff: boolean;
+  notification_email?: string;
   created_at: Date;
 }
 
@@ -114,6 +115,7 @@ export const accountDocument = (a: Account): AccountDoc => ({
   plan: a.plan,
   time_zone: a.time_zone,
   staff: a.staff,
+  ...(a.notification_email ? { notification_email: a.notification_email } : {}),
   created_at: toDate(a.created_at),
 });
 
@@ -123,6 +125,7 @@ export const toAccount = (d: AccountDoc): Account => ({
   plan: d.plan,
   time_zone: d.time_zone,
   staff: d.staff,
+  ...(d.notification_email ? { notification_email: d.notification_email } : {}),
   created_at: iso(d.created_at),
 });
 

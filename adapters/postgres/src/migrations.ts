@@ -368,4 +368,9 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX idempotency_keys_expires_at ON ${s}.idempotency_keys (expires_at);
     `,
   },
+  {
+    version: 16,
+    name: "accounts' notification address",
+    up: (s) => `ALTER TABLE ${s}.accounts ADD COLUMN notification_email text;`,
+  },
 ];

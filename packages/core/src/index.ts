@@ -1,4 +1,4 @@
-export { type AccountsApi, type ApiKeyInfo, hashApiKey, type IssuedKey, keyIdOf, type NewAccount } from './accounts/service';
+export { type AccountChanges, type AccountsApi, type ApiKeyInfo, hashApiKey, type IssuedKey, keyIdOf, type NewAccount } from './accounts/service';
 export * from './alerts';
 export * from './certificates';
 export type { Principal } from './context';

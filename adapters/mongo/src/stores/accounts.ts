@@ -13,6 +13,8 @@ export function accountStore(c: Pick<MongoCollections, 'accounts' | 'apiKeys'>):
         const doc = await c.accounts.findOne(accountById(id));
         return doc ? toAccount(doc) : undefined;
       }),
+    update: (account) =>
+      attempt('update account', async () => (await c.accounts.replaceOne(accountById(account.id), accountDocument(account))).matchedCount > 0),
     insertKey: (key) => attempt('insert API key', () => c.apiKeys.insertOne(apiKeyDocument(key))).map(() => undefined),
     findKey: (hash) =>
       attempt('find API key', async () => {

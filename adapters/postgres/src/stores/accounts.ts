@@ -9,6 +9,7 @@ interface AccountRow {
   plan: Account['plan'];
   time_zone: string;
   staff: boolean;
+  notification_email: string | null;
   created_at: Date | string;
 }
 
@@ -25,6 +26,7 @@ const toAccount = (row: AccountRow): Account => ({
   plan: row.plan,
   time_zone: row.time_zone,
   staff: row.staff,
+  ...(row.notification_email ? { notification_email: row.notification_email } : {}),
   created_at: iso(row.created_at),
 });
 
@@ -44,20 +46,30 @@ export function accountStore(db: Queryable, schema: string, reader: Reader = dir
   const keys = qualified(schema, 'api_keys');
   const byId: ReadKind<AccountRow> = {
     what: 'get account',
-    statement: (ids) => ({ text: `SELECT id, name, plan, time_zone, staff, created_at FROM ${accounts} WHERE id = ANY($1::text[])`, values: [ids] }),
+    statement: (ids) => ({ text: `SELECT id, name, plan, time_zone, staff, notification_email, created_at FROM ${accounts} WHERE id = ANY($1::text[])`, values: [ids] }),
     id: (row) => row.id,
   };
   return {
     insert: (a) =>
-      query(db, 'insert account', `INSERT INTO ${accounts} (id, name, plan, time_zone, staff, created_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
+      query(db, 'insert account', `INSERT INTO ${accounts} (id, name, plan, time_zone, staff, notification_email, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
         a.id,
         a.name,
         a.plan,
         a.time_zone,
         a.staff,
+        a.notification_email ?? null,
         a.created_at,
       ]).map(() => undefined),
     get: (id) => reader.get(byId, id).map((row) => (row ? toAccount(row) : undefined)),
+    update: (a) =>
+      query(db, 'update account', `UPDATE ${accounts} SET name = $2, plan = $3, time_zone = $4, staff = $5, notification_email = $6 WHERE id = $1`, [
+        a.id,
+        a.name,
+        a.plan,
+        a.time_zone,
+        a.staff,
+        a.notification_email ?? null,
+      ]).map(({ rowCount }) => (rowCount ?? 0) > 0),
     insertKey: (k) =>
       query(db, 'insert API key', `INSERT INTO ${keys} (hash, account_id, "user", created_at) VALUES ($1, $2, $3::jsonb, $4)`, [
         k.hash,

@@ -21,6 +21,8 @@ export interface NewAccount {
   staff?: boolean;
   /** Use this API key instead of generating one (e.g. from configuration). At least 16 characters. */
   api_key?: string;
+  /** Where the account's alert e-mail goes when its alert settings name no `email_to` (#19.13). */
+  notification_email?: string;
   /** The user the first API key belongs to. */
   user?: Partial<Omit<User, 'id'>>;
 }
@@ -32,6 +34,8 @@ export interface AccountsApi {
   get(id: Id): ResultAsync<Account, LeadrouteError>;
   /** Resolves an API key to its account and user; `Unauthorized` for anything else. */
   authenticate(apiKey: string): ResultAsync<Principal, LeadrouteError>;
+  /** Changes an account's name, time zone or notification address (`null` removes it). */
+  update(id: Id, changes: AccountChanges): ResultAsync<Account, LeadrouteError>;
   /**
    * The principal of an account the host has authenticated its own way (its session or
    * token; see the bindings' `authenticate` option), so the host never keeps a tenant's
@@ -46,6 +50,13 @@ export interface AccountsApi {
   rotateKey(accountId: Id, keyId: string): ResultAsync<IssuedKey, LeadrouteError>;
   /** Revokes a key: it answers 401 from now on. `NotFound` for a key not of this account. */
   revokeKey(accountId: Id, keyId: string): ResultAsync<void, LeadrouteError>;
+}
+
+/** What {@link AccountsApi.update} can change. */
+export interface AccountChanges {
+  name?: string;
+  time_zone?: string;
+  notification_email?: string | null;
 }
 
 /** A key just issued: the key itself (shown once) and its ID. */
@@ -90,6 +101,11 @@ const newUser = (id: Id, user: Partial<Omit<User, 'id'>> | undefined): User => (
   sso_id: user?.sso_id ?? '',
 });
 
+function validateNotificationEmail(email: unknown, issues: Issue[]): void {
+  if (email !== undefined && email !== null && (typeof email !== 'string' || !isEmailAddress(email)))
+    issues.push({ path: '/notification_email', message: 'notification_email must be an e-mail address.' });
+}
+
 function validateNewAccount(input: NewAccount): Issue[] {
   const issues: Issue[] = [];
   if (typeof input.name !== 'string' || input.name.trim() === '') issues.push({ path: '/name', message: 'name is required.' });
@@ -99,6 +115,7 @@ function validateNewAccount(input: NewAccount): Issue[] {
     issues.push({ path: '/time_zone', message: `${String(input.time_zone)} is not an IANA time zone.` });
   validateApiKey(input.api_key, issues);
   validateUser(input.user, issues);
+  validateNotificationEmail(input.notification_email, issues);
   return issues;
 }
 
@@ -129,6 +146,7 @@ export function createAccountsApi(deps: { storage: Storage; clock: Clock }): Acc
         plan: input.plan ?? 'paid',
         time_zone: input.time_zone ?? 'UTC',
         staff: input.staff ?? false,
+        ...(input.notification_email ? { notification_email: input.notification_email } : {}),
         created_at: isoTime(now),
       };
       const apiKey = input.api_key ?? randomBytes(24).toString('base64url');
@@ -152,6 +170,25 @@ export function createAccountsApi(deps: { storage: Storage; clock: Clock }): Acc
         return storage.accounts.get(key.account_id).andThen((account) =>
           account ? okAsync({ account, user: key.user }) : errAsync(errors.unauthorized()),
         );
+      });
+    },
+    update(id, changes) {
+      const issues: Issue[] = [];
+      if (changes.name !== undefined && (typeof changes.name !== 'string' || changes.name.trim() === '')) issues.push({ path: '/name', message: 'name must not be empty.' });
+      if (changes.time_zone !== undefined && !isTimeZone(changes.time_zone))
+        issues.push({ path: '/time_zone', message: `${String(changes.time_zone)} is not an IANA time zone.` });
+      validateNotificationEmail(changes.notification_email, issues);
+      if (issues.length > 0) return errAsync(errors.validation(issues));
+      return account(id).andThen((found) => {
+        const { notification_email: _old, ...rest } = found;
+        const email = changes.notification_email === undefined ? found.notification_email : (changes.notification_email ?? undefined);
+        const next: Account = {
+          ...rest,
+          ...(changes.name === undefined ? {} : { name: changes.name.trim() }),
+          ...(changes.time_zone === undefined ? {} : { time_zone: changes.time_zone }),
+          ...(email ? { notification_email: email } : {}),
+        };
+        return storage.accounts.update(next).andThen((updated) => (updated ? okAsync(next) : errAsync(errors.notFound('account', id))));
       });
     },
     principalFor(accountId, user) {

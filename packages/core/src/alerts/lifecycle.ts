@@ -135,13 +135,19 @@ export async function reconcile(
 const EMAILED: ReadonlySet<AlertSeverity> = new Set(['critical', 'serious']);
 
 async function maybeEmail(deps: LifecycleDeps, settings: AlertSettings, account: Account, alert: StoredAlert, prior: StoredAlert | undefined, counts: LifecycleCounts): Promise<StoredAlert> {
-  if (!deps.notifier || !EMAILED.has(alert.severity) || !settings.types[alert.type].send_email || settings.email_to.length === 0) return alert;
+  if (!deps.notifier || !EMAILED.has(alert.severity) || !settings.types[alert.type].send_email) return alert;
+  // Who is told (#19.13): the settings' email_to when they name anyone, else the account's own notification address.
+  const to = settings.email_to.length > 0 ? settings.email_to : account.notification_email ? [account.notification_email] : [];
+  if (to.length === 0) {
+    deps.logger.debug({ key: alert.key }, 'alert e-mail has no recipient: no email_to and no account notification address');
+    return alert;
+  }
   const sent = alert.notified_severity;
   if (sent !== null && SEVERITY_RANK[alert.severity] <= SEVERITY_RANK[sent]) return alert;
   // A warning that turns serious is an escalation too: the e-mail says from what.
   const escalated = prior !== undefined;
   const message = alertMessage({
-    to: settings.email_to,
+    to,
     alert,
     event: escalated ? 'escalated' : 'created',
     ...(escalated ? { previousSeverity: prior.severity } : {}),

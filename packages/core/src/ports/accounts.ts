@@ -12,6 +12,11 @@ export interface Account {
   readonly time_zone: string;
   /** Operator staff see internal alert activity. */
   readonly staff: boolean;
+  /**
+   * Where the account's own notices go: alert e-mail of types with `send_email` when the
+   * alert settings name no `email_to` (#19.13). Absent when the account has none.
+   */
+  readonly notification_email?: string;
   readonly created_at: string;
 }
 
@@ -37,6 +42,8 @@ export interface ApiKeyRecord {
 export interface AccountStore {
   insert(account: Account): ResultAsync<void, StoreError>;
   get(id: Id): ResultAsync<Account | undefined, StoreError>;
+  /** Replaces the stored account with this ID; whether there was one. */
+  update(account: Account): ResultAsync<boolean, StoreError>;
   insertKey(key: ApiKeyRecord): ResultAsync<void, StoreError>;
   /** The key whose hash is `hash`, if any. */
   findKey(hash: string): ResultAsync<ApiKeyRecord | undefined, StoreError>;

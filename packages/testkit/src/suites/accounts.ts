@@ -16,6 +16,19 @@ export const accountStoreSuite: Suite = {
       },
     },
     {
+      name: '#19.13 update replaces an account, notification address included, and says whether it existed',
+      async run({ storage }) {
+        const account = anAccount();
+        await storage.accounts.insert(account);
+        const changed = { ...account, name: 'Renamed', notification_email: 'owner@example.com' };
+        expect((await storage.accounts.update(changed))._unsafeUnwrap()).toBe(true);
+        expect((await storage.accounts.get(account.id))._unsafeUnwrap()).toEqual(changed);
+        expect((await storage.accounts.update(account))._unsafeUnwrap()).toBe(true);
+        expect((await storage.accounts.get(account.id))._unsafeUnwrap()).toEqual(account);
+        expect((await storage.accounts.update(anAccount()))._unsafeUnwrap()).toBe(false);
+      },
+    },
+    {
       name: 'answers undefined for an unknown account',
       async run({ storage }) {
         expect((await storage.accounts.get(anAccount().id))._unsafeUnwrap()).toBeUndefined();
