@@ -21,8 +21,10 @@ describe('service.alerts.addActivity', () => {
     const entries = await s.timeline(key, 50);
     expect(entries.map((e) => e.kind)).toEqual(['comment', 'viewed', 'created']);
     expect(entries[0]).toEqual({ at: '2026-01-15T21:30:00.000Z', kind: 'comment', actor, visibility: 'customer', source: 'api', data: { text: 'Called the buyer' } });
-    // Staff see the internal entry.
-    const staff = { ...s.principal, account: { ...s.principal.account, staff: true } };
+    // Operator staff see the internal entry (#19.6); an account, even one flagged staff, does not.
+    const flagged = { ...s.principal, account: { ...s.principal.account, staff: true } };
+    expect((await s.service.alerts.activity(flagged, key, new URLSearchParams('limit=50')))._unsafeUnwrap().entries.map((e) => e.kind)).toEqual(['comment', 'viewed', 'created']);
+    const staff = { kind: 'operator' as const, staff: { id: 'staff-1', name: 'Ops' } };
     const all = (await s.service.alerts.activity(staff, key, new URLSearchParams('limit=50')))._unsafeUnwrap();
     expect(all.entries.map((e) => e.kind)).toEqual(['comment', 'verification_started', 'viewed', 'created']);
 

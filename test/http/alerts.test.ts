@@ -124,11 +124,25 @@ const cases: Case[] = [
     },
   },
   {
-    name: 'staff see internal entries too',
-    request: (s) => ({ path: activity(s.staffKey), key: s.f.keys.staff }),
+    name: "#19.6 operator staff read another account's alert with its internal entries, with their own key",
+    request: (s) => ({ path: activity(s.staffKey), key: s.f.keys.operator }),
     status: 200,
     check: (r) => expect(r.body.entries.map((e: { kind: string; visibility: string }) => `${e.kind}:${e.visibility}`)).toEqual(['comment:internal', 'ack:customer', 'created:customer']),
   },
+  {
+    name: '#19.6 operator staff read any account\'s alert: the demo account\'s too',
+    request: (s) => ({ path: activity(s.keys[0] as string), key: s.f.keys.operator }),
+    status: 200,
+    check: (r) => expect(r.body.entries.map((e: { kind: string; visibility: string }) => `${e.kind}:${e.visibility}`)).toEqual(['comment:internal', 'ack:customer', 'created:customer']),
+  },
+  {
+    name: '#19.6 an account flagged staff is a customer: its own alert shows customer entries only',
+    request: (s) => ({ path: activity(s.staffKey), key: s.f.keys.staff }),
+    status: 200,
+    check: (r) => expect(r.body.entries.map((e: { kind: string; visibility: string }) => `${e.kind}:${e.visibility}`)).toEqual(['ack:customer', 'created:customer']),
+  },
+  { name: '#19.6 an operator key opens only what staff may read: GET /alerts is 401', request: (s) => ({ path: '/alerts', key: s.f.keys.operator }), status: 401 },
+  { name: '#19.6 operator staff get 404 for an unknown alert', request: (s) => ({ path: activity('recipient-failure:nope'), key: s.f.keys.operator }), status: 404 },
   {
     name: 'limit pages with an opaque cursor',
     request: (s) => ({ path: activity(s.keys[0] as string, '?limit=1'), key: s.f.keys.demo }),

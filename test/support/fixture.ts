@@ -1,14 +1,16 @@
-import { createLeadService, type LeadService, type LeadServiceOptions } from '@leadroute/core';
+import { createLeadService, hashApiKey, type LeadService, type LeadServiceOptions } from '@leadroute/core';
 import { memoryStorage } from '@leadroute/memory';
 
 /** A service on memory storage with the four kinds of caller every HTTP test needs. */
 export interface Fixture {
   readonly service: LeadService;
-  readonly keys: { readonly demo: string; readonly other: string; readonly free: string; readonly staff: string };
+  /** `staff` is an account with the deprecated staff flag (it grants nothing now); `operator` is an operator staff member's key (#19.6). */
+  readonly keys: { readonly demo: string; readonly other: string; readonly free: string; readonly staff: string; readonly operator: string };
 }
 
 export async function createFixture(options: Omit<LeadServiceOptions, 'storage'> = {}): Promise<Fixture> {
-  const service = createLeadService({ storage: memoryStorage(), ...options });
+  const operator = 'operator-staff-key-0123456789abcdef';
+  const service = createLeadService({ storage: memoryStorage(), operatorStaff: [{ id: 'staff-1', name: 'Ops Person', api_key_sha256: hashApiKey(operator) }], ...options });
   const make = async (name: string, extra: { plan?: 'free' | 'paid'; staff?: boolean } = {}) =>
     (await service.accounts.create({ name, time_zone: 'America/New_York', ...extra }))._unsafeUnwrap().api_key;
   return {
@@ -18,6 +20,7 @@ export async function createFixture(options: Omit<LeadServiceOptions, 'storage'>
       other: await make('Other'),
       free: await make('Free', { plan: 'free' }),
       staff: await make('Operator', { staff: true }),
+      operator,
     },
   };
 }

@@ -1,3 +1,4 @@
+import { createOperatorsApi, type OperatorStaffConfig, type OperatorsApi } from './operators';
 import { hostname } from 'node:os';
 import { type AccountsApi, createAccountsApi } from './accounts/service';
 import { type AlertsApi, createAlertsApi } from './alerts/service';
@@ -33,6 +34,12 @@ import { createStatsApi, type StatsApi } from './stats';
 export interface LeadServiceOptions {
   /** Every storage port, from an adapter: `memoryStorage()`, `postgresStorage({ pool })`, `mongoStorage({ client })`. */
   readonly storage: Storage;
+  /**
+   * The operator's staff (#19.6): people who run this installation, not accounts. Each
+   * authenticates with their own key (only its SHA-256 is configured) and may read the
+   * internal entries of any account's alert timeline. @default none
+   */
+  readonly operatorStaff?: readonly OperatorStaffConfig[];
   /** Where time comes from; tests pass a controllable clock. @default systemClock */
   readonly clock?: Clock;
   /** A pino-compatible logger. @default silentLogger */
@@ -78,6 +85,8 @@ export interface LeadServiceOptions {
 /** The service: one object whose sub-APIs the HTTP handler and embedding code call alike. */
 export interface LeadService {
   readonly accounts: AccountsApi;
+  /** Operator staff (see `operatorStaff`). */
+  readonly operators: OperatorsApi;
   readonly entities: EntitiesApi;
   readonly aliases: AliasesApi;
   readonly flows: FlowsApi;
@@ -223,6 +232,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       return jobs !== undefined && closing === undefined;
     },
     accounts: createAccountsApi({ storage, clock }),
+    operators: createOperatorsApi(options.operatorStaff),
     entities,
     aliases: createAliasesApi({ storage, clock, entities }),
     flows: createFlowsApi({ storage, clock, entities, integrations }),

@@ -17,7 +17,10 @@ export interface NewAccount {
   plan?: 'free' | 'paid';
   /** IANA time zone. @default 'UTC' */
   time_zone?: string;
-  /** Operator staff see internal alert activity. @default false */
+  /**
+   * @deprecated Kept for stored accounts; it grants nothing. Operator staff are not accounts:
+   * configure them with the service's `operatorStaff` option (#19.6). @default false
+   */
   staff?: boolean;
   /** Use this API key instead of generating one (e.g. from configuration). At least 16 characters. */
   api_key?: string;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import type { Principal } from '../context';
+import { isOperator, type OperatorPrincipal } from '../operators';
 import { errors, type LeadrouteError } from '../errors';
 import type { EventRecorder } from '../events/recorder';
 import { newId } from '../ids';
@@ -34,8 +35,12 @@ export interface AlertSettingsApi {
 export interface AlertsApi {
   /** Active alerts of the caller's account: critical first, then by today's affected volume. */
   list(principal: Principal): ResultAsync<Alert[], LeadrouteError>;
-  /** One page of an alert's timeline; internal entries only for operator staff; 404 for another account's key. */
-  activity(principal: Principal, key: string, query: URLSearchParams): ResultAsync<ActivityPage, LeadrouteError>;
+  /**
+   * One page of an alert's timeline. An account's caller reads its own alerts' customer
+   * entries (another account's key is 404); operator staff read any account's alert,
+   * internal entries included (#19.6).
+   */
+  activity(principal: Principal | OperatorPrincipal, key: string, query: URLSearchParams): ResultAsync<ActivityPage, LeadrouteError>;
   /** Records what a person did about an alert (ack, comment, viewed, ...). */
   addActivity(key: string, entry: ActivityInput): ResultAsync<void, LeadrouteError>;
   readonly settings: AlertSettingsApi;
@@ -147,9 +152,13 @@ export function createAlertsApi(deps: AlertsDeps): AlertsApi {
       const parsed = parseActivityQuery(query);
       if (parsed.isErr()) return errAsync(parsed.error);
       const { before, limit, kind } = parsed.value;
-      return ownAlert(principal, key).andThen(() =>
+      const staff = isOperator(principal);
+      const alert = staff
+        ? storage.alerts.get(key).andThen((found) => (found ? okAsync(found) : errAsync(errors.notFound('alert', key))))
+        : ownAlert(principal, key);
+      return alert.andThen((found) =>
         storage.alerts
-          .activity({ account_id: principal.account.id, key, limit, customerOnly: !principal.account.staff, ...(before ? { before } : {}), ...(kind ? { kind } : {}) })
+          .activity({ account_id: found.account_id, key, limit, customerOnly: !staff, ...(before ? { before } : {}), ...(kind ? { kind } : {}) })
           .map((entries) => {
             const last = entries[entries.length - 1];
             return { entries: entries.map(publicEntry), next_before: entries.length === limit && last ? activityCursor(last) : null };

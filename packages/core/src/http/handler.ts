@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Negotiator from 'negotiator';
 import { err, ok, type Result } from 'neverthrow';
 import type { Principal } from '../context';
+import type { OperatorPrincipal } from '../operators';
 import { errors, type LeadrouteError } from '../errors';
 import type { LeadService } from '../service';
 import { AUTHENTICATE_CHALLENGE, presentedKey } from './auth';
@@ -120,12 +121,16 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     if (key === undefined) return err(errors.unauthorized());
     return service.accounts.authenticate(key);
   };
-  const authenticate = async (request: HttpRequest, route: Route): Promise<Result<Principal | undefined, LeadrouteError>> => {
+  const authenticate = async (request: HttpRequest, route: Route): Promise<Result<Principal | OperatorPrincipal | undefined, LeadrouteError>> => {
     if (route.auth === 'none') return ok(undefined);
     const hosts = request.hostPrincipal ? await request.hostPrincipal() : undefined;
     const principal = hosts ? ok(hosts) : await byKey(request);
-    if (principal.isErr()) return err(principal.error);
-    if (route.leadData && principal.value.account.plan === 'free')
+    if (principal.isErr()) {
+      // Operator staff carry keys of their own, accepted only where a route lets staff in.
+      const key = route.auth === 'key-or-staff' ? presentedKey(request) : undefined;
+      return key === undefined ? err(principal.error) : service.operators.authenticate(key);
+    }
+    if (route.auth === 'key' && route.leadData && principal.value.account.plan === 'free')
       return err(errors.unauthorized('Free accounts have no access to leads.'));
     return ok(principal.value);
   };
@@ -191,7 +196,11 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     const signal = request.signal ?? NEVER_ABORTED;
     if (signal.aborted) return err(errors.aborted());
     const ctx: RouteContext = { request, params, query: query.value, body: body.value, mediaType, requestId, signal };
-    const result = await (route.auth === 'key' ? route.handle({ ...ctx, principal: principal.value as Principal }) : route.handle(ctx));
+    const result = await (route.auth === 'key'
+      ? route.handle({ ...ctx, principal: principal.value as Principal })
+      : route.auth === 'key-or-staff'
+        ? route.handle({ ...ctx, principal: principal.value as Principal | OperatorPrincipal })
+        : route.handle(ctx));
     return result.isErr() ? fail(result.error, 'handle', mediaType) : result;
   };
 

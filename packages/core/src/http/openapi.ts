@@ -12,6 +12,7 @@ const problem = (description: string) => ({ description, content: { 'application
 function derivedErrors(route: Route): Record<number, string> {
   const errors: Record<number, string> = { 404: 'Unknown resource, or one of another account.', 500: 'Internal error.', 503: 'Storage unavailable.' };
   if (route.auth === 'key') errors[401] = route.leadData ? 'Missing or invalid API key, or a free account (no access to leads).' : 'Missing or invalid API key.';
+  if (route.auth === 'key-or-staff') errors[401] = 'Missing or invalid API key (an account\'s, or an operator staff member\'s).';
   if (route.auth === 'none') errors[429] = 'Too many failed look-ups (401, 404, 422) from this client address; retry after Retry-After seconds.';
   if (route.path.includes(':') || route.doc?.query) errors[400] = 'Invalid parameters.';
   if (route.produces && route.produces.length > 0) errors[406] = `Accept names none of ${route.produces.join(', ')}.`;
@@ -39,7 +40,7 @@ function operation(route: Route): Record<string, unknown> {
   return {
     operationId: `${route.method.toLowerCase()}${route.path.replace(/[/:{}.-]+(\w)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     summary: route.summary,
-    ...(route.auth === 'key' ? { security: [{ basic: [] }, { bearer: [] }] } : { security: [] }),
+    ...(route.auth === 'none' ? { security: [] } : { security: [{ basic: [] }, { bearer: [] }] }),
     ...(params.length + query.length > 0 ? { parameters: [...params, ...query] } : {}),
     ...(route.readsBody
       ? { requestBody: { required: false, content: Object.fromEntries(BODY_TYPES.map((type) => [type, { schema: route.doc?.body ?? { type: 'object' } }])) } }

@@ -1,5 +1,6 @@
 import type { Result, ResultAsync } from 'neverthrow';
 import type { Principal } from '../context';
+import type { OperatorPrincipal } from '../operators';
 import type { LeadrouteError } from '../errors';
 import type { JsonSchema } from './schemas';
 
@@ -131,4 +132,10 @@ export interface OpenRoute extends RouteBase {
   handle(ctx: RouteContext): RouteResult;
 }
 
-export type Route = KeyRoute | OpenRoute;
+/** A route behind an API key that operator staff may also call with their own key (#19.6). */
+export interface StaffRoute extends RouteBase {
+  readonly auth: 'key-or-staff';
+  handle(ctx: RouteContext & { readonly principal: Principal | OperatorPrincipal }): RouteResult;
+}
+
+export type Route = KeyRoute | StaffRoute | OpenRoute;

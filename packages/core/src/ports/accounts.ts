@@ -10,7 +10,10 @@ export interface Account {
   readonly plan: 'free' | 'paid';
   /** IANA time zone: alert windows, caps, legacy export dates and default statistics ranges use it. */
   readonly time_zone: string;
-  /** Operator staff see internal alert activity. */
+  /**
+   * @deprecated Grants nothing: operator staff are configured on the service (`operatorStaff`),
+   * not accounts (#19.6). Kept so stored accounts read back unchanged.
+   */
   readonly staff: boolean;
   /**
    * Where the account's own notices go: alert e-mail of types with `send_email` when the

@@ -83,9 +83,10 @@ export function alertRoutes(service: LeadService): Route[] {
     {
       method: 'GET',
       path: '/alerts/:key/activity',
-      auth: 'key',
+      // Operator staff read any account's timeline, internal entries included (spec; #19.6).
+      auth: 'key-or-staff',
       summary: "An alert's activity timeline, newest first",
-      doc: { query: ACTIVITY_QUERY, response: ACTIVITY_PAGE, errors: { 400: 'Invalid before, limit or kind.', 404: 'No alert with that key for this account.' } },
+      doc: { query: ACTIVITY_QUERY, response: ACTIVITY_PAGE, errors: { 400: 'Invalid before, limit or kind.', 404: 'No alert with that key for this account (operator staff: no alert with that key).' } },
       handle: (c) => alerts.activity(c.principal, c.params.key ?? '', c.query).map(json(200)),
     },
   ];
