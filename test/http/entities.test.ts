@@ -13,7 +13,7 @@ const validEntity = {
   time_zone: 'America/Chicago',
   website: 'https://acme.example.com',
   logo_url: null,
-  field_suffix: 'acme',
+  field_suffix: null,
   consent_certified_vendor: false,
 };
 const UNKNOWN_ID = 'aaaaaaaaaaaaaaaaaaaaaaaa';
@@ -94,6 +94,9 @@ const cases: Case[] = [
       ['website', 'ftp://x.example.com', '/website'],
       ['logo_url', 'not a url', '/logo_url'],
       ['field_suffix', 'Has Spaces', '/field_suffix'],
+      // #19.12: refused, as nothing could apply it (the spec does not say how a suffix joins a field name).
+      ['field_suffix', 'acme', '/field_suffix'],
+      ['connected_account_id', 'not-an-id', '/connected_account_id'],
       ['flow_ids', ['nope'], '/flow_ids'],
       ['deprecated', 'yes', '/deprecated'],
       ['consent_certified_vendor', 1, '/consent_certified_vendor'],
@@ -193,6 +196,68 @@ describe.each(BINDINGS)('entities and aliases over HTTP through %s', (name) => {
     expect(deleted.body).toEqual(created.body);
     expect((await call(binding.url, { path: `/entity-aliases/${created.body.id}`, key })).status).toBe(404);
     expect((await call(binding.url, { method: 'DELETE', path: `/entity-aliases/${created.body.id}`, key })).status).toBe(404);
+  });
+
+  it('#19.12 flow_ids lists the caller\'s flows that list the entity, kept current as flows change, never another account\'s', async () => {
+    const { f } = state;
+    const key = f.keys.demo;
+    const vendor = (await call(binding.url, { path: '/entities', key, json: { ...validEntity, name: 'Flow vendor', source: 'seller', recipient: null, module_ids: [] } })).body.id;
+    const buyer = (await call(binding.url, { path: '/entities', key, json: { ...validEntity, name: 'Flow buyer' } })).body.id;
+    // A body's flow_ids is the spec's shape, but the value is derived: what is sent is not kept.
+    const sent = await call(binding.url, { method: 'PUT', path: `/entities/${buyer}`, key, json: { flow_ids: [UNKNOWN_ID] } });
+    expect(sent.body.flow_ids).toEqual([]);
+    const flow = await call(binding.url, {
+      path: '/flows',
+      key,
+      json: { name: 'Uses both', sources: [{ entity_id: vendor }], steps: [{ type: 'recipient', entity_id: buyer, module_id: 'platform-custom.outbound.json', config: { url: 'https://crm.example.com/leads' } }] },
+    });
+    expect(flow.status, flow.text).toBe(201);
+    expect((await call(binding.url, { path: `/entities/${buyer}`, key })).body.flow_ids).toEqual([flow.body.id]);
+    expect((await call(binding.url, { path: `/entities/${vendor}`, key })).body.flow_ids).toEqual([flow.body.id]);
+    const listed = (await call(binding.url, { path: '/entities', key })).body as Array<{ id: string; flow_ids: string[] }>;
+    expect(listed.find((e) => e.id === buyer)?.flow_ids).toEqual([flow.body.id]);
+    // Another account listing a standard entity in its flow: the demo account never sees that flow.
+    const standard = STANDARD_ENTITIES[0]?.id as string;
+    const otherFlow = await call(binding.url, { path: '/flows', key: f.keys.other, json: { name: 'Theirs', sources: [{ entity_id: standard }], steps: [] } });
+    expect(otherFlow.status, otherFlow.text).toBe(201);
+    expect((await call(binding.url, { path: `/entities/${standard}`, key })).body.flow_ids).not.toContain(otherFlow.body.id);
+    expect((await call(binding.url, { path: `/entities/${standard}`, key: f.keys.other })).body.flow_ids).toEqual([otherFlow.body.id]);
+    // The flow drops the buyer: so does its flow_ids.
+    const current = (await call(binding.url, { path: `/flows/${flow.body.id}`, key })).body;
+    const changed = await call(binding.url, { method: 'PUT', path: `/flows/${flow.body.id}`, key, json: { ...current, steps: [] } });
+    expect(changed.status, changed.text).toBe(200);
+    expect((await call(binding.url, { path: `/entities/${buyer}`, key })).body.flow_ids).toEqual([]);
+  });
+
+  it('#19.12 connected_account_id is settable on a custom entity, not on an account entity', async () => {
+    const key = state.f.keys.demo;
+    const connected = 'bbbbbbbbbbbbbbbbbbbbbbbb';
+    const created = await call(binding.url, { path: '/entities', key, json: { ...validEntity, name: 'Partner', connected_account_id: connected } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.connected_account_id).toBe(connected);
+    const cleared = await call(binding.url, { method: 'PUT', path: `/entities/${created.body.id}`, key, json: { connected_account_id: null } });
+    expect(cleared.body.connected_account_id).toBeNull();
+    const own = ((await call(binding.url, { path: '/entities', key })).body as Array<{ id: string; account: boolean }>).find((e) => e.account);
+    const refused = await call(binding.url, { method: 'PUT', path: `/entities/${own?.id}`, key, json: { connected_account_id: connected } });
+    expect(refused.status).toBe(422);
+  });
+
+  it("#19.12 an account's alias is the name it sees for the entity in events, search hits and alerts", async () => {
+    const { f } = state;
+    const key = f.keys.demo;
+    const vendor = (await call(binding.url, { path: '/entities', key, json: { ...validEntity, name: 'Vendor Legal Name LLC', source: 'seller', recipient: null, module_ids: [] } })).body.id;
+    const alias = await call(binding.url, { path: '/entity-aliases', key, json: { entity_id: vendor, entity_alias: 'Our Vendor' } });
+    expect(alias.status, alias.text).toBe(201);
+    const flow = (await call(binding.url, { path: '/flows', key, json: { name: 'Aliased', sources: [{ entity_id: vendor }], steps: [] } })).body;
+    const submitted = await call(binding.url, { path: `/flows/${flow.id}/sources/${vendor}/submit`, json: { first_name: 'Aliasa', last_name: 'Shown' } });
+    expect(submitted.status, submitted.text).toBe(201);
+    const rules = encodeURIComponent(JSON.stringify([{ lhv: 'lead_id', op: 'is equal to', rhv: submitted.body.lead.id }]));
+    const [event] = (await call(binding.url, { path: `/events?type=source&rules=${rules}`, key })).body;
+    expect(event.vars.source.name).toBe('Our Vendor');
+    const hits = (await call(binding.url, { path: '/search/leads?query=aliasa', key })).body.hits;
+    expect(hits[0]).toMatchObject({ source_name: 'Our Vendor' });
+    const alerts = (await call(binding.url, { path: '/alerts', key })).body as Array<{ type: string; entity_id: string; entity_name: string }>;
+    expect(alerts.find((a) => a.type === 'new-source' && a.entity_id === vendor)?.entity_name).toBe('Our Vendor');
   });
 
   it('deprecates an entity with a replacement, and un-deprecating drops it', async () => {

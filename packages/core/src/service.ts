@@ -181,7 +181,23 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
   observeFirehose(recorder, firehose);
   const notifier = options.notifier ?? loggingNotifier(logger);
   const exports = createExportsApi({ storage, clock, logger, notifier, fileStore: options.fileStore, options: options.exports ?? {} });
-  const entityName = async (_accountId: string, id: string): Promise<string> => {
+  // An account's aliases by entity, read at most every ALIAS_TTL_MS per account (and at once after this
+  // process changes one): the name that account sees for an entity in its events, search hits and alerts (#19.12).
+  const aliasCache = new Map<string, { readonly at: number; readonly names: Promise<Map<string, string>> }>();
+  const ALIAS_TTL_MS = 5_000;
+  const aliasNames = (accountId: string): Promise<Map<string, string>> => {
+    const cached = aliasCache.get(accountId);
+    if (cached && clock.now() - cached.at < ALIAS_TTL_MS) return cached.names;
+    const names = storage.aliases
+      .listByAccount(accountId)
+      .match((aliases) => new Map(aliases.map((a) => [a.entity_id, a.entity_alias])), () => new Map<string, string>());
+    if (aliasCache.size > 10_000) aliasCache.clear();
+    aliasCache.set(accountId, { at: clock.now(), names });
+    return names;
+  };
+  const entityName = async (accountId: string, id: string): Promise<string> => {
+    const alias = (await aliasNames(accountId)).get(id);
+    if (alias) return alias;
     const builtIn = standardEntity(id);
     if (builtIn) return builtIn.name;
     const record = await storage.entities.get(id);
@@ -234,7 +250,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     accounts: createAccountsApi({ storage, clock }),
     operators: createOperatorsApi(options.operatorStaff),
     entities,
-    aliases: createAliasesApi({ storage, clock, entities }),
+    aliases: createAliasesApi({ storage, clock, entities, changed: (accountId) => void aliasCache.delete(accountId) }),
     flows: createFlowsApi({ storage, clock, entities, integrations }),
     leads: createLeadsApi({ storage, clock, logger, integrations, recorder, compile: createFlowCache(), entityName, host: options.host ?? hostname() }),
     events,

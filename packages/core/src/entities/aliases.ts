@@ -22,7 +22,7 @@ export interface AliasesApi {
 type AliasInput = Pick<EntityAlias, 'entity_id' | 'entity_alias'>;
 const ALIAS_FIELDS = { entity_id: checks.id(), entity_alias: checks.text(200, { required: true }) } as const;
 
-export function createAliasesApi(deps: { storage: Storage; clock: Clock; entities: EntitiesApi }): AliasesApi {
+export function createAliasesApi(deps: { storage: Storage; clock: Clock; entities: EntitiesApi; changed?: (accountId: string) => void }): AliasesApi {
   const { storage, clock, entities } = deps;
 
   const own = (principal: Principal, id: string): ResultAsync<EntityAlias, LeadrouteError> => {
@@ -63,7 +63,7 @@ export function createAliasesApi(deps: { storage: Storage; clock: Clock; entitie
       };
       return checkEntity(principal, alias.entity_id)
         .andThen(() => storage.aliases.insert(alias).mapErr(conflict))
-        .map(() => alias);
+        .map(() => (deps.changed?.(alias.account_id), alias));
     },
     update(principal, id, body) {
       const input = validateFields<AliasInput>(body, ALIAS_FIELDS);
@@ -79,11 +79,11 @@ export function createAliasesApi(deps: { storage: Storage; clock: Clock; entitie
         };
         return checkEntity(principal, next.entity_id)
           .andThen(() => storage.aliases.update(next).mapErr(conflict))
-          .map(() => next);
+          .map(() => (deps.changed?.(next.account_id), next));
       });
     },
     remove(principal, id) {
-      return own(principal, id).andThen((alias) => storage.aliases.remove(alias.id).map(() => alias));
+      return own(principal, id).andThen((alias) => storage.aliases.remove(alias.id).map(() => (deps.changed?.(alias.account_id), alias)));
     },
   };
 }

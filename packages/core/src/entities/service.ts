@@ -64,27 +64,38 @@ export function createEntitiesApi(deps: { storage: Storage; clock: Clock }): Ent
   };
 
   /**
-   * `flow_ids` lists flows where the entity is used, so each must be a flow of this
-   * account; another account's flow answers as an unknown one, leaking nothing.
+   * `flow_ids` for the caller (#19.12): the caller's flows that list the entity as a
+   * source or in a step, derived on every read so it follows flow changes, and drawn from
+   * the caller's own flows only, so another account's flows never show.
    */
-  const checkFlowIds = (principal: Principal, flowIds: readonly Id[] | undefined): ResultAsync<undefined, LeadrouteError> => {
-    if (!flowIds || flowIds.length === 0) return okAsync(undefined);
-    return ResultAsync.combine(flowIds.map((flowId) => storage.flows.get(flowId).map((flow) => flow?.account_id === principal.account.id))).andThen((own) => {
-      const issues = flowIds.flatMap((flowId, i) =>
-        own[i] ? [] : [{ path: `/flow_ids/${i}`, message: `flow_ids names no flow of this account: ${flowId}.` }],
-      );
-      return issues.length > 0 ? errAsync(errors.validation(issues, 'The entity is not valid.')) : okAsync(undefined);
+  const flowIndex = (principal: Principal): ResultAsync<Map<string, string[]>, LeadrouteError> =>
+    storage.flows.listByAccount(principal.account.id).map((flows) => {
+      const index = new Map<string, string[]>();
+      for (const flow of flows) {
+        const listed = new Set([...flow.sources.map((s) => s.entity_id), ...flow.steps.map((s) => s.entity_id)]);
+        for (const entityId of listed) {
+          let ids = index.get(entityId);
+          if (!ids) index.set(entityId, (ids = []));
+          ids.push(flow.id);
+        }
+      }
+      return index;
     });
-  };
+  const withFlows = (index: Map<string, string[]>) => (entity: Entity): Entity => ({ ...entity, flow_ids: index.get(entity.id) ?? [] });
+  const withFlowsOne = (principal: Principal) => (entity: Entity) => flowIndex(principal).map((index) => withFlows(index)(entity));
 
   return {
     visible,
     list(principal) {
-      return storage.entities.listByOwner(principal.account.id).map((own) => [...STANDARD_ENTITIES, ...own.map(toEntity)]);
+      return storage.entities
+        .listByOwner(principal.account.id)
+        .andThen((own) => flowIndex(principal).map((index) => [...STANDARD_ENTITIES, ...own.map(toEntity)].map(withFlows(index))));
     },
     get(principal, id) {
       if (!isId(id)) return errAsync(errors.notFound('entity', id));
-      return visible(principal, id.toLowerCase()).andThen((entity) => (entity ? okAsync(entity) : errAsync(errors.notFound('entity', id))));
+      return visible(principal, id.toLowerCase())
+        .andThen((entity) => (entity ? okAsync(entity) : errAsync(errors.notFound('entity', id))))
+        .andThen(withFlowsOne(principal));
     },
     create(principal, body) {
       const input = validateEntityCreate(body);
@@ -99,34 +110,38 @@ export function createEntitiesApi(deps: { storage: Storage; clock: Clock }): Ent
         owner_account_id: principal.account.id,
         name: fields.name.trim(),
         see: fields.see?.toLowerCase() ?? null,
-        flow_ids: (fields.flow_ids ?? ENTITY_DEFAULTS.flow_ids).map((x) => x.toLowerCase()),
+        // Derived on read (#19.12), never stored.
+        flow_ids: [],
+        connected_account_id: fields.connected_account_id?.toLowerCase() ?? null,
         created_at: at,
         updated_at: at,
       };
       return checkSee(principal, record.id, record)
-        .andThen(() => checkFlowIds(principal, fields.flow_ids && record.flow_ids))
         .andThen(() => storage.entities.insert(record))
-        .map(() => toEntity(record));
+        .map(() => toEntity(record))
+        .andThen(withFlowsOne(principal));
     },
     update(principal, id, body) {
       const input = validateEntityUpdate(body);
       if (input.isErr()) return errAsync(errors.validation(input.error, 'The entity is not valid.'));
       return ownRecord(principal, id).andThen((current) => {
         const changes = input.value;
+        if (current.account && changes.connected_account_id !== undefined)
+          return errAsync(errors.validation([{ path: '/connected_account_id', message: 'connected_account_id is set only on custom entities; an account entity stands for its own account.' }], 'The entity is not valid.'));
         const merged: EntityRecord = {
           ...current,
           ...changes,
           name: changes.name === undefined ? current.name : changes.name.trim(),
           // Un-deprecating an entity drops its replacement.
           see: changes.deprecated === false && changes.see === undefined ? null : changes.see === undefined ? current.see : (changes.see?.toLowerCase() ?? null),
-          flow_ids: changes.flow_ids === undefined ? current.flow_ids : changes.flow_ids.map((x) => x.toLowerCase()),
+          flow_ids: [],
+          connected_account_id: changes.connected_account_id === undefined ? current.connected_account_id : (changes.connected_account_id?.toLowerCase() ?? null),
           updated_at: isoTime(clock.now()),
         };
-        // Only a flow_ids in the body is checked: one stored before this check existed does not block other changes.
         return checkSee(principal, merged.id, merged)
-          .andThen(() => checkFlowIds(principal, changes.flow_ids && merged.flow_ids))
           .andThen(() => storage.entities.update(merged))
-          .map(() => toEntity(merged));
+          .map(() => toEntity(merged))
+          .andThen(withFlowsOne(principal));
       });
     },
   };

@@ -12,6 +12,7 @@ export type EntityInput = Pick<
   | 'see'
   | 'field_suffix'
   | 'flow_ids'
+  | 'connected_account_id'
   | 'logo_url'
   | 'module_ids'
   | 'source'
@@ -32,8 +33,13 @@ const ENTITY_FIELDS: { readonly [K in keyof EntityInput]-?: Check } = {
   description: checks.text(5000),
   deprecated: checks.boolean(),
   see: checks.nullable(checks.id()),
-  field_suffix: checks.nullable(checks.pattern(/^[a-z0-9_]{1,32}$/, '1 to 32 lowercase letters, digits or underscores')),
+  // Refused unless null (#19.12): the spec says only "suffix required for all custom fields", not how it joins a field
+  // name nor what happens to a field without it, and a stored suffix that nothing applies would promise a check that never runs.
+  field_suffix: (v) => (v === null ? undefined : 'is not supported: the spec does not say how a suffix joins a custom field name; leave it null'),
+  // Derived from the account's flows (#19.12): accepted for the spec's body shape, never stored.
   flow_ids: checks.arrayOf(checks.id(), { unique: true }),
+  // The account a custom entity stands for (#19.12); not looked up, so it tells nothing of which accounts exist.
+  connected_account_id: checks.nullable(checks.id()),
   logo_url: checks.nullable(checks.url()),
   module_ids: checks.arrayOf(checks.pattern(MODULE_ID_PATTERN, 'of the form platform-<integration>.<inbound|outbound>.<name>'), {
     max: 100,
