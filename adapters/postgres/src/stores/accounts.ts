@@ -37,6 +37,9 @@ const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
   created_at: iso(row.created_at),
 });
 
+/** An account's columns in table order, without created_at (which an update keeps). */
+const columns = (a: Account) => [a.id, a.name, a.plan, a.time_zone, a.staff, a.notification_email ?? null];
+
 /**
  * Accounts and their hashed API keys; the hash is the key's primary key, so lookups
  * are exact. Accounts are read through `reader`, which may look several up in one statement.
@@ -52,24 +55,14 @@ export function accountStore(db: Queryable, schema: string, reader: Reader = dir
   return {
     insert: (a) =>
       query(db, 'insert account', `INSERT INTO ${accounts} (id, name, plan, time_zone, staff, notification_email, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-        a.id,
-        a.name,
-        a.plan,
-        a.time_zone,
-        a.staff,
-        a.notification_email ?? null,
+        ...columns(a),
         a.created_at,
       ]).map(() => undefined),
     get: (id) => reader.get(byId, id).map((row) => (row ? toAccount(row) : undefined)),
     update: (a) =>
-      query(db, 'update account', `UPDATE ${accounts} SET name = $2, plan = $3, time_zone = $4, staff = $5, notification_email = $6 WHERE id = $1`, [
-        a.id,
-        a.name,
-        a.plan,
-        a.time_zone,
-        a.staff,
-        a.notification_email ?? null,
-      ]).map(({ rowCount }) => (rowCount ?? 0) > 0),
+      query(db, 'update account', `UPDATE ${accounts} SET name = $2, plan = $3, time_zone = $4, staff = $5, notification_email = $6 WHERE id = $1`, columns(a)).map(
+        ({ rowCount }) => (rowCount ?? 0) > 0,
+      ),
     insertKey: (k) =>
       query(db, 'insert API key', `INSERT INTO ${keys} (hash, account_id, "user", created_at) VALUES ($1, $2, $3::jsonb, $4)`, [
         k.hash,
