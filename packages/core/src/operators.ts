@@ -1,5 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { hashApiKey } from './accounts/service';
 import { errors, type LeadrouteError } from './errors';
 
 /**
@@ -30,15 +31,14 @@ export interface OperatorsApi {
   authenticate(apiKey: string): ResultAsync<OperatorPrincipal, LeadrouteError>;
 }
 
-const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
-
 export function createOperatorsApi(staff: readonly OperatorStaffConfig[] = []): OperatorsApi {
   const known = staff.map((s) => ({ digest: Buffer.from(s.api_key_sha256, 'hex'), staff: { id: s.id, name: s.name, ...(s.email ? { email: s.email } : {}) } }));
   for (const s of known) if (s.digest.length !== 32) throw new Error(`[leadroute] operator staff ${s.staff.id}: api_key_sha256 must be 64 hex digits.`);
   return {
     authenticate(apiKey) {
       if (typeof apiKey !== 'string' || apiKey.length === 0 || apiKey.length > 512 || known.length === 0) return errAsync(errors.unauthorized());
-      const digest = sha256(apiKey);
+      // Hashed as account keys are, so one hashApiKey serves both when a host configures staff.
+      const digest = Buffer.from(hashApiKey(apiKey), 'hex');
       // Every configured digest is compared, in constant time, so timing tells nothing of which matched.
       let found: OperatorStaff | undefined;
       for (const s of known) if (timingSafeEqual(s.digest, digest)) found = s.staff;

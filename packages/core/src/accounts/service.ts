@@ -104,7 +104,11 @@ const newUser = (id: Id, user: Partial<Omit<User, 'id'>> | undefined): User => (
   sso_id: user?.sso_id ?? '',
 });
 
-function validateNotificationEmail(email: unknown, issues: Issue[]): void {
+/** The fields an account is created with and can change later: its time zone and notification address. */
+function validateSettable(input: { time_zone?: unknown; notification_email?: unknown }, issues: Issue[]): void {
+  if (input.time_zone !== undefined && !isTimeZone(input.time_zone))
+    issues.push({ path: '/time_zone', message: `${String(input.time_zone)} is not an IANA time zone.` });
+  const email = input.notification_email;
   if (email !== undefined && email !== null && (typeof email !== 'string' || !isEmailAddress(email)))
     issues.push({ path: '/notification_email', message: 'notification_email must be an e-mail address.' });
 }
@@ -114,11 +118,9 @@ function validateNewAccount(input: NewAccount): Issue[] {
   if (typeof input.name !== 'string' || input.name.trim() === '') issues.push({ path: '/name', message: 'name is required.' });
   if (input.plan !== undefined && input.plan !== 'free' && input.plan !== 'paid')
     issues.push({ path: '/plan', message: 'plan must be free or paid.' });
-  if (input.time_zone !== undefined && !isTimeZone(input.time_zone))
-    issues.push({ path: '/time_zone', message: `${String(input.time_zone)} is not an IANA time zone.` });
+  validateSettable(input, issues);
   validateApiKey(input.api_key, issues);
   validateUser(input.user, issues);
-  validateNotificationEmail(input.notification_email, issues);
   return issues;
 }
 
@@ -178,9 +180,7 @@ export function createAccountsApi(deps: { storage: Storage; clock: Clock }): Acc
     update(id, changes) {
       const issues: Issue[] = [];
       if (changes.name !== undefined && (typeof changes.name !== 'string' || changes.name.trim() === '')) issues.push({ path: '/name', message: 'name must not be empty.' });
-      if (changes.time_zone !== undefined && !isTimeZone(changes.time_zone))
-        issues.push({ path: '/time_zone', message: `${String(changes.time_zone)} is not an IANA time zone.` });
-      validateNotificationEmail(changes.notification_email, issues);
+      validateSettable(changes, issues);
       if (issues.length > 0) return errAsync(errors.validation(issues));
       return account(id).andThen((found) => {
         const { notification_email: _old, ...rest } = found;

@@ -38,14 +38,18 @@ export function hasBody(request: HttpRequest): boolean {
   return header(request, 'transfer-encoding') !== undefined;
 }
 
+/** Whether the request's Content-Length already says its body is over `limit` bytes. */
+export function declaredTooLarge(request: HttpRequest, limit: number): boolean {
+  return Number(header(request, 'content-length') ?? Number.NaN) > limit;
+}
+
 /**
  * Reads the body, refusing it with 413 as soon as it passes `limit` bytes:
  * by Content-Length before reading anything, else while reading, so an
  * oversized body is never buffered whole.
  */
 export async function readBody(request: HttpRequest, limit: number): Promise<Result<Uint8Array, LeadrouteError>> {
-  const declared = Number(header(request, 'content-length') ?? Number.NaN);
-  if (declared > limit) return err(errors.payloadTooLarge(limit));
+  if (declaredTooLarge(request, limit)) return err(errors.payloadTooLarge(limit));
   const { body } = request;
   if (body === undefined) return ok(new Uint8Array());
   if (typeof body === 'string') {

@@ -6,7 +6,7 @@ import type { OperatorPrincipal } from '../operators';
 import { errors, type LeadrouteError } from '../errors';
 import type { LeadService } from '../service';
 import { AUTHENTICATE_CHALLENGE, presentedKey } from './auth';
-import { bodyFormat, type BodyLimits, DEFAULT_BODY_LIMITS, hasBody, parseBody, parseQuery, readBody, sanitizeBody } from './body';
+import { bodyFormat, type BodyLimits, DEFAULT_BODY_LIMITS, declaredTooLarge, hasBody, parseBody, parseQuery, readBody, sanitizeBody } from './body';
 import { header } from './headers';
 import { openApiDocument } from './openapi';
 import { entityTag } from './preconditions';
@@ -56,6 +56,9 @@ const JSON_TYPE = 'application/json';
 const FAILED_LOOKUP = new Set([401, 404, 422]);
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const NEVER_ABORTED = new AbortController().signal;
+
+/** Whether a body a host's parser handed on is still text or bytes (express.text() or raw()), not a parsed value. */
+const isRaw = (value: unknown): value is string | Uint8Array => typeof value === 'string' || value instanceof Uint8Array;
 
 /** The request's path and query, or undefined when they cannot be parsed (one parse, not a check and a parse). */
 function parseUrl(url: string): URL | undefined {
@@ -139,18 +142,13 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     if (!hasBody(request)) return ok(undefined);
     const format = bodyFormat(request);
     if (format.isErr()) return err(format.error);
-    const parsed = request.parsedBody;
-    if (parsed) {
-      const declared = Number(header(request, 'content-length') ?? Number.NaN);
-      if (declared > limits.bytes) return err(errors.payloadTooLarge(limits.bytes));
-      const { value } = parsed;
-      // A text or raw parser hands on what it read: parse it as if read here (a string is already decoded).
-      if (typeof value === 'string') return parseBody(Buffer.from(value, 'utf8'), format.value.format, limits, 'utf-8');
-      if (value instanceof Uint8Array) return parseBody(value, format.value.format, limits, format.value.charset);
-      return sanitizeBody(value, limits);
-    }
-    const bytes = await readBody(request, limits.bytes);
-    return bytes.andThen((b) => parseBody(b, format.value.format, limits, format.value.charset));
+    const parsed = request.parsedBody?.value;
+    // A value the host's JSON or form parser made: bounded and sanitized as a body parsed here.
+    if (request.parsedBody && !isRaw(parsed))
+      return declaredTooLarge(request, limits.bytes) ? err(errors.payloadTooLarge(limits.bytes)) : sanitizeBody(parsed, limits);
+    // Text or bytes a host's text or raw parser read are read as the stream would be (a string is already decoded).
+    const bytes = await readBody(isRaw(parsed) ? { ...request, body: parsed } : request, limits.bytes);
+    return bytes.andThen((b) => parseBody(b, format.value.format, limits, typeof parsed === 'string' ? 'utf-8' : format.value.charset));
   };
 
   const dispatch = async (request: HttpRequest, requestId: string): Promise<Result<Reply, LeadrouteError>> => {
