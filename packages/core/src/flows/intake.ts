@@ -4,7 +4,7 @@ import { EVENT_RETENTION_MS, EVENT_SCHEMA_VERSION, HANDLER_VERSION, type Outcome
 import { withoutSecrets } from '../firehose/secrets';
 import { type Id, idSequence, isId, newId } from '../ids';
 import type { RecordedRequest } from '../ports/integrations';
-import { type RuleSet, typeLead } from '../rules';
+import { typeLead } from '../rules';
 import { isoTime } from '../time';
 import { isRecord } from '../validation';
 import { capsFull, releaseCaps, reserveCaps } from './caps';
@@ -106,8 +106,9 @@ function rejection(run: LeadRun, source: CompiledSource): string | undefined {
 
 function sourceEvent(
   run: LeadRun,
+  source: CompiledSource,
   id: string,
-  fields: { type: 'source' | 'ping'; outcome: Outcome; reason: string; steps: number; request?: RecordedRequest; price: number; sourceCriteria?: RuleSet; extra?: Partial<StoredEvent> },
+  fields: { type: 'source' | 'ping'; outcome: Outcome; reason: string; steps: number; request?: RecordedRequest; price: number; extra?: Partial<StoredEvent> },
 ): StoredEvent {
   const end = run.deps.clock.now();
   const response = { outcome: fields.outcome, ...(fields.reason ? { reason: fields.reason } : {}), lead: { id: run.leadId }, price: fields.price };
@@ -137,7 +138,7 @@ function sourceEvent(
     package_version: HANDLER_VERSION,
     acceptance_criteria: {
       ...(run.compiled.flow.acceptance_criteria ? { rule_set: run.compiled.flow.acceptance_criteria } : {}),
-      ...(fields.sourceCriteria ? { source_rule_set: fields.sourceCriteria } : {}),
+      ...(source.source.acceptance_criteria ? { source_rule_set: source.source.acceptance_criteria } : {}),
       outcome: fields.outcome === 'success' ? 'success' : 'failure',
       reason: fields.outcome === 'success' ? '' : fields.reason,
     },
@@ -177,10 +178,9 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
     submit(flowId, sourceId, body, options = {}) {
       return prepare(deps, flowId, sourceId, body, options.postingSecret).andThen(({ run, source }) => {
         const sourceEventId = run.ids.next(run.submittedAt);
-        const sourceCriteria = source.source.acceptance_criteria ? { sourceCriteria: source.source.acceptance_criteria } : {};
         const finish = (outcome: Outcome, reason: string, steps: number, revenue: number, extra: Partial<StoredEvent> = {}) => {
           const price = source.pricing ? run.purchasePrice : revenue;
-          const event = sourceEvent(run, sourceEventId, { type: 'source', outcome, reason, steps, price, ...sourceCriteria, ...(options.request ? { request: options.request } : {}), extra });
+          const event = sourceEvent(run, source, sourceEventId, { type: 'source', outcome, reason, steps, price, ...(options.request ? { request: options.request } : {}), extra });
           logStep(run, event);
           run.unit.add(event);
           // One unit: the lead, its step events, its source event, their rollups and its search document, stored together or not at all.
@@ -220,12 +220,9 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
 
     ping(flowId, sourceId, body, options = {}) {
       return prepare(deps, flowId, sourceId, body, options.postingSecret).andThen(({ run, source }) => {
-        const flowLimits = run.compiled.flow.ping_limits ?? [];
-        const sourceLimits = source.source.ping_limits ?? [];
         const id = run.ids.next(run.submittedAt);
         const answer = (outcome: Outcome, reason: string, price: number, limited: boolean) => {
-          const event = sourceEvent(run, id, {
-            ...(source.source.acceptance_criteria ? { sourceCriteria: source.source.acceptance_criteria } : {}),
+          const event = sourceEvent(run, source, id, {
             type: 'ping',
             outcome,
             reason,
@@ -239,7 +236,7 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
             return { outcome: outcome === 'success' ? 'success' : 'failure', ...(reason ? { reason } : {}), lead: { id: run.leadId }, price };
           });
         };
-        return checkPingLimits(deps, [...flowLimits, ...sourceLimits], run.submittedAt).andThen((limited) => {
+        return checkPingLimits(deps, [...run.pingLimits.flow, ...run.pingLimits.source], run.submittedAt).andThen((limited) => {
           if (limited) return answer('failure', 'Ping limit reached.', 0, true);
           const rejected = rejection(run, source);
           if (rejected) return answer('failure', rejected, 0, false);

@@ -103,7 +103,8 @@ async function deliver(request: DeliveryRequest): Promise<DeliveryResult> {
     price: config.price_path ?? DEFAULT_PATHS.price,
     reference: config.reference_path ?? DEFAULT_PATHS.reference,
   };
-  const price = Number(readString(doc, paths.price));
+  const priceText = readString(doc, paths.price);
+  const price = priceText === undefined ? Number.NaN : Number(priceText);
   const reference = readString(doc, paths.reference);
   const reasonText = readString(doc, paths.reason);
   const stated = readString(doc, config.outcome_path ?? DEFAULT_PATHS.outcome)?.toLowerCase();
@@ -117,7 +118,7 @@ async function deliver(request: DeliveryRequest): Promise<DeliveryResult> {
   return {
     outcome,
     ...(outcome === 'success' ? {} : { reason: reasonText ?? fallback }),
-    ...(Number.isFinite(price) && readString(doc, paths.price) !== undefined ? { price } : {}),
+    ...(Number.isFinite(price) ? { price } : {}),
     ...(reference ? { reference } : {}),
     transactions,
   };
