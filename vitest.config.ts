@@ -9,12 +9,20 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 const workspaces: string[] = JSON.parse(readFileSync(`${root}package.json`, 'utf8')).workspaces;
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const alias = workspaces.flatMap((dir) => {
-  const pkg = JSON.parse(readFileSync(`${root}${dir}/package.json`, 'utf8')) as { name: string; exports?: Record<string, unknown> };
+  const pkg = JSON.parse(readFileSync(`${root}${dir}/package.json`, 'utf8')) as {
+    name: string;
+    exports?: Record<string, unknown>;
+  };
   return Object.keys(pkg.exports ?? {})
     .filter((sub) => sub === '.' || !sub.endsWith('.json'))
     .map((sub) => {
       const name = sub === '.' ? pkg.name : `${pkg.name}${sub.slice(1)}`;
-      const file = sub === '.' ? 'src/index.ts' : existsSync(`${root}${dir}/src${sub.slice(1)}/index.ts`) ? `src${sub.slice(1)}/index.ts` : `src${sub.slice(1)}.ts`;
+      const file =
+        sub === '.'
+          ? 'src/index.ts'
+          : existsSync(`${root}${dir}/src${sub.slice(1)}/index.ts`)
+            ? `src${sub.slice(1)}/index.ts`
+            : `src${sub.slice(1)}.ts`;
       return { find: new RegExp(`^${escape(name)}$`), replacement: `${root}${dir}/${file}` };
     });
 });

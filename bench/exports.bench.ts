@@ -46,11 +46,19 @@ async function viaService(): Promise<{ bytes: number; rows: number }> {
   const { api_key } = (await service.accounts.create({ name: 'Bench', time_zone: 'America/New_York' }))._unsafeUnwrap();
   const principal = (await service.accounts.authenticate(api_key))._unsafeUnwrap();
   const events = syntheticEventStore(principal.account.id, EVENTS, START);
-  const run = createLeadService({ storage: { ...storage, events }, fileStore: sink, exports: { worker: false, rowLimit: 2 * EVENTS } });
-  const exp = (await run.exports.create(principal, {
-    start: '2026-03-01T00:00:00Z', end: '2026-03-31T00:00:00Z', fields: SYNTHETIC_FIELDS,
-    filter_rules: [{ lhv: 'lead.email', op: 'is not blank' }],
-  }))._unsafeUnwrap();
+  const run = createLeadService({
+    storage: { ...storage, events },
+    fileStore: sink,
+    exports: { worker: false, rowLimit: 2 * EVENTS },
+  });
+  const exp = (
+    await run.exports.create(principal, {
+      start: '2026-03-01T00:00:00Z',
+      end: '2026-03-31T00:00:00Z',
+      fields: SYNTHETIC_FIELDS,
+      filter_rules: [{ lhv: 'lead.email', op: 'is not blank' }],
+    })
+  )._unsafeUnwrap();
   await run.exports.runPending();
   const done = (await run.exports.get(principal, exp.id))._unsafeUnwrap();
   if (done.status !== 'complete') throw new Error(`export ended ${done.status}: ${done.error ?? ''}`);
@@ -68,8 +76,23 @@ async function stringifyAlone(): Promise<{ bytes: number; rows: number }> {
   for (let i = 0; i < EVENTS; i++) {
     const e = syntheticEvent('b'.repeat(24), i, START);
     const lead = e.vars.lead as Record<string, string>;
-    const row = [e.id, e.type, e.outcome, e.reason, new Date(e.start_timestamp).toISOString(), lead.first_name, lead.last_name, lead.email, lead.phone_1,
-      lead.address_1, lead.city, lead.state, lead.postal_code, lead.comments, lead.dob];
+    const row = [
+      e.id,
+      e.type,
+      e.outcome,
+      e.reason,
+      new Date(e.start_timestamp).toISOString(),
+      lead.first_name,
+      lead.last_name,
+      lead.email,
+      lead.phone_1,
+      lead.address_1,
+      lead.city,
+      lead.state,
+      lead.postal_code,
+      lead.comments,
+      lead.dob,
+    ];
     if (!out.write(row)) await new Promise((resolve) => out.once('drain', resolve));
   }
   out.end();
@@ -85,10 +108,17 @@ export default async function bench(): Promise<BenchRow[]> {
     await stringifyAlone();
   });
   const perCpuSecond = (cpuMsSpent: number) => (EVENTS / cpuMsSpent) * 1000;
-  console.log(`export: ${(exported.wall / 1000).toFixed(1)} s wall, ${(exported.cpu / 1000).toFixed(1)} s CPU, peak RSS ${exported.peakMb.toFixed(0)} MB`);
-  console.log(`csv-stringify alone: ${(alone.wall / 1000).toFixed(1)} s wall, ${(alone.cpu / 1000).toFixed(1)} s CPU, peak RSS ${alone.peakMb.toFixed(0)} MB`);
+  console.log(
+    `export: ${(exported.wall / 1000).toFixed(1)} s wall, ${(exported.cpu / 1000).toFixed(1)} s CPU, peak RSS ${exported.peakMb.toFixed(0)} MB`,
+  );
+  console.log(
+    `csv-stringify alone: ${(alone.wall / 1000).toFixed(1)} s wall, ${(alone.cpu / 1000).toFixed(1)} s CPU, peak RSS ${alone.peakMb.toFixed(0)} MB`,
+  );
   return [
-    compare('exports: 1M events to CSV, rows/s', perCpuSecond(exported.cpu), { name: 'csv-stringify alone, same rows', value: perCpuSecond(alone.cpu) }),
+    compare('exports: 1M events to CSV, rows/s', perCpuSecond(exported.cpu), {
+      name: 'csv-stringify alone, same rows',
+      value: perCpuSecond(alone.cpu),
+    }),
     {
       name: 'exports: 1M events to CSV, peak RSS',
       unit: 'MB',

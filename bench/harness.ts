@@ -34,7 +34,8 @@ export function seeded(seed: number): { rand: () => number; pick: <T>(items: rea
 }
 
 /** The middle value (the upper one of an even count); sorts `values` in place. */
-export const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+export const median = (values: number[]): number =>
+  values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /** A benchmark file's default export. */
 export type Bench = () => Promise<BenchRow[]>;
@@ -60,7 +61,10 @@ function cpuMs(): number {
  * (CI, parallel test runs) wall time measures the neighbours as much as the code.
  * Latency percentiles are wall time per call, averaged within a batch.
  */
-export async function measure(fn: () => unknown, options: { seconds?: number; batch?: number } = {}): Promise<Measured> {
+export async function measure(
+  fn: () => unknown,
+  options: { seconds?: number; batch?: number } = {},
+): Promise<Measured> {
   const seconds = options.seconds ?? 1;
   const batch = options.batch ?? 1;
   const run = async (until: number, samples?: number[]) => {
@@ -111,7 +115,11 @@ export async function measureInterleaved<K extends string>(
 }
 
 /** A row comparing ops/s with a baseline's ops/s; `minRatio` is the target. */
-export function compare(name: string, value: number, baseline?: { name: string; value: number; minRatio?: number }): BenchRow {
+export function compare(
+  name: string,
+  value: number,
+  baseline?: { name: string; value: number; minRatio?: number },
+): BenchRow {
   const measuredAt = new Date().toISOString();
   if (!baseline) return { name, unit: 'ops/s', value, measuredAt };
   const ratio = value / baseline.value;
@@ -138,7 +146,8 @@ function fmt(value: number | undefined, digits?: number): string {
 export function printRows(rows: readonly BenchRow[]): void {
   for (const row of rows) {
     const parts = [row.name.padEnd(52), `${fmt(row.value)} ${row.unit}`.padStart(18)];
-    if (row.baseline) parts.push(`vs ${row.baseline}: ${fmt(row.baselineValue)} ${row.unit}`, `ratio ${fmt(row.ratio, 2)}`);
+    if (row.baseline)
+      parts.push(`vs ${row.baseline}: ${fmt(row.baselineValue)} ${row.unit}`, `ratio ${fmt(row.ratio, 2)}`);
     if (row.target) parts.push(`target ${row.target} ${row.met ? 'met' : 'NOT MET'}`);
     console.log(parts.join(' | '));
   }
@@ -155,7 +164,9 @@ export function mergeResults(rows: readonly BenchRow[]): void {
     existing = [];
   }
   const names = new Set(rows.map((row) => row.name));
-  const merged = [...existing.filter((row) => !names.has(row.name)), ...rows].sort((a, b) => a.name.localeCompare(b.name));
+  const merged = [...existing.filter((row) => !names.has(row.name)), ...rows].sort((a, b) =>
+    a.name.localeCompare(b.name),
+  );
   writeFileSync(`${RESULTS}.tmp`, `${JSON.stringify(merged, null, 2)}\n`);
   renameSync(`${RESULTS}.tmp`, RESULTS);
 }

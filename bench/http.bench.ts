@@ -29,7 +29,14 @@ const SECONDS = 2;
 const CONNECTIONS = 20;
 
 const post = (url: string, body: string, extra: { duration: number }) =>
-  load({ url, method: 'POST', headers: { 'content-type': 'application/json' }, body, connections: CONNECTIONS, duration: extra.duration });
+  load({
+    url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    connections: CONNECTIONS,
+    duration: extra.duration,
+  });
 
 const summary = (loads: Load[]): Load => ({
   rps: median(loads.map((l) => l.rps)),
@@ -48,8 +55,14 @@ const summary = (loads: Load[]): Load => ({
  * With a `rate`, each round sends at that fixed rate (open loop) instead of as fast as
  * the connections allow.
  */
-async function alternate(bareUrl: string, oursUrl: string, body: string, rate?: number): Promise<{ bare: Load; ours: Load }> {
-  const round = (url: string, duration: number) => (rate ? loadAtRate({ url, body, rate, duration }) : post(url, body, { duration }));
+async function alternate(
+  bareUrl: string,
+  oursUrl: string,
+  body: string,
+  rate?: number,
+): Promise<{ bare: Load; ours: Load }> {
+  const round = (url: string, duration: number) =>
+    rate ? loadAtRate({ url, body, rate, duration }) : post(url, body, { duration });
   await round(bareUrl, 1);
   await round(oursUrl, 1);
   const bare: Load[] = [];
@@ -64,25 +77,54 @@ async function alternate(bareUrl: string, oursUrl: string, body: string, rate?: 
 async function setUp(recipientUrl: string) {
   const buyer = scriptedRecipient();
   buyer.respondWith({ outcome: 'success', reference: 'R-1' });
-  const service = createLeadService({ storage: memoryStorage(), integrations: [buyer], host: 'bench', exports: { worker: false } });
+  const service = createLeadService({
+    storage: memoryStorage(),
+    integrations: [buyer],
+    host: 'bench',
+    exports: { worker: false },
+  });
   const { api_key } = (await service.accounts.create({ name: 'Bench' }))._unsafeUnwrap();
   const principal = (await service.accounts.authenticate(api_key))._unsafeUnwrap();
-  const entity = async (body: object) => (await service.entities.create(principal, { module_ids: [], source: null, recipient: null, ...body }))._unsafeUnwrap().id;
+  const entity = async (body: object) =>
+    (
+      await service.entities.create(principal, { module_ids: [], source: null, recipient: null, ...body })
+    )._unsafeUnwrap().id;
   const vendor = await entity({ name: 'Vendor', source: 'seller' });
   const recipient = await entity({ name: 'Buyer', recipient: 'buyer' });
-  const flow = async (body: object) => (await service.flows.create(principal, { name: 'F', sources: [{ entity_id: vendor }], ...body }))._unsafeUnwrap().id;
+  const flow = async (body: object) =>
+    (await service.flows.create(principal, { name: 'F', sources: [{ entity_id: vendor }], ...body }))._unsafeUnwrap()
+      .id;
 
-  const feedbackFlow = await flow({ steps: [{ type: 'recipient', entity_id: recipient, module_id: buyer.id, feedback: { enabled: true } }] });
+  const feedbackFlow = await flow({
+    steps: [{ type: 'recipient', entity_id: recipient, module_id: buyer.id, feedback: { enabled: true } }],
+  });
   (await service.leads.submit(feedbackFlow, vendor, { first_name: 'Ada', email: 'ada@example.com' }))._unsafeUnwrap();
-  const event = (await service.events.list(principal, { type: 'recipient', limit: 1 }))._unsafeUnwrap()[0] as { id: string };
+  const event = (await service.events.list(principal, { type: 'recipient', limit: 1 }))._unsafeUnwrap()[0] as {
+    id: string;
+  };
 
-  const intakeFlow = await flow({ steps: [{ type: 'recipient', entity_id: recipient, module_id: 'platform-custom.outbound.json', config: { url: recipientUrl } }] });
+  const intakeFlow = await flow({
+    steps: [
+      {
+        type: 'recipient',
+        entity_id: recipient,
+        module_id: 'platform-custom.outbound.json',
+        config: { url: recipientUrl },
+      },
+    ],
+  });
   const priced = (amount: number, state: string) => ({
     type: 'recipient',
     entity_id: recipient,
     module_id: buyer.id,
     rule_set: { op: 'and', rules: [{ lhv: 'lead.state', op: 'is included in', rhv: ['TX', 'CA', state] }] },
-    pricing: { override: true, prices: [{ amount }, { amount: amount + 5, rule_set: { op: 'and', rules: [{ lhv: 'lead.state', op: 'is equal to', rhv: state }] } }] },
+    pricing: {
+      override: true,
+      prices: [
+        { amount },
+        { amount: amount + 5, rule_set: { op: 'and', rules: [{ lhv: 'lead.state', op: 'is equal to', rhv: state }] } },
+      ],
+    },
   });
   const pingFlow = await flow({ steps: [priced(10, 'TX'), priced(12, 'CA'), priced(8, 'NY')] });
   return { service, vendor, eventId: event.id, intakeFlow, pingFlow };
@@ -95,7 +137,14 @@ function bareDeliver(recipientUrl: string, agent: Agent) {
     new Promise((resolve, reject) => {
       const payload = JSON.stringify(lead);
       const req = httpRequest(
-        { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        },
         (res) => {
           let text = '';
           res.setEncoding('utf8');
@@ -104,7 +153,14 @@ function bareDeliver(recipientUrl: string, agent: Agent) {
           });
           res.on('end', () => {
             const answer = JSON.parse(text) as { outcome?: string; price?: number };
-            resolve({ status: 201, body: JSON.stringify({ outcome: answer.outcome === 'success' ? 'success' : 'failure', lead: { id: 'x' }, price: answer.price ?? 0 }) });
+            resolve({
+              status: 201,
+              body: JSON.stringify({
+                outcome: answer.outcome === 'success' ? 'success' : 'failure',
+                lead: { id: 'x' },
+                price: answer.price ?? 0,
+              }),
+            });
           });
         },
       );
@@ -118,7 +174,11 @@ export default async function bench(): Promise<BenchRow[]> {
   const { service, vendor, eventId, intakeFlow, pingFlow } = await setUp(recipient.url);
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const deliver = bareDeliver(recipient.url, agent);
-  const feedbackAnswer = { outcome: 'success', price: 0, lead: { id: eventId, first_name: 'Ada', last_name: '', email: 'ada@example.com', phone_1: '' } };
+  const feedbackAnswer = {
+    outcome: 'success',
+    price: 0,
+    lead: { id: eventId, first_name: 'Ada', last_name: '', email: 'ada@example.com', phone_1: '' },
+  };
   const bid = JSON.stringify({ outcome: 'success', lead: { id: 'x' }, price: 15 });
 
   const ex = express();
@@ -149,15 +209,38 @@ export default async function bench(): Promise<BenchRow[]> {
   await fa.listen({ port: 0, host: '127.0.0.1' });
   const faUrl = `http://127.0.0.1:${(fa.server.address() as AddressInfo).port}`;
 
-  const lead = JSON.stringify({ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone_1: '512-555-0142', state: 'TX', postal_code: '78701' });
+  const lead = JSON.stringify({
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    email: 'ada@example.com',
+    phone_1: '512-555-0142',
+    state: 'TX',
+    postal_code: '78701',
+  });
   const feedback = JSON.stringify({ type: 'conversion', reason: 'sold' });
   const rows: BenchRow[] = [];
   const at = new Date().toISOString();
-  const throughput = (path: string, name: string, { bare, ours }: { bare: Load; ours: Load }, minRatio: number, p99Ratio?: number): BenchRow[] => {
+  const throughput = (
+    path: string,
+    name: string,
+    { bare, ours }: { bare: Load; ours: Load },
+    minRatio: number,
+    p99Ratio?: number,
+  ): BenchRow[] => {
     const ratio = ours.rps / bare.rps;
     const latency = bare.p99 / ours.p99;
     return [
-      { name: `http: ${path} req/s through ${name}`, unit: 'ops/s', value: ours.rps, baseline: `bare ${name}`, baselineValue: bare.rps, ratio, target: `>= ${minRatio}`, met: ratio >= minRatio, measuredAt: at },
+      {
+        name: `http: ${path} req/s through ${name}`,
+        unit: 'ops/s',
+        value: ours.rps,
+        baseline: `bare ${name}`,
+        baselineValue: bare.rps,
+        ratio,
+        target: `>= ${minRatio}`,
+        met: ratio >= minRatio,
+        measuredAt: at,
+      },
       {
         name: `http: ${path} p99 latency through ${name}`,
         unit: 'ms',
@@ -168,15 +251,46 @@ export default async function bench(): Promise<BenchRow[]> {
         ...(p99Ratio === undefined ? {} : { target: `>= ${p99Ratio}`, met: latency >= p99Ratio }),
         measuredAt: at,
       },
-      { name: `http: ${path} server CPU per request through ${name}`, unit: 'ms', value: ours.cpuMsPerRequest, baseline: `bare ${name}`, baselineValue: bare.cpuMsPerRequest, ratio: bare.cpuMsPerRequest / ours.cpuMsPerRequest, measuredAt: at },
+      {
+        name: `http: ${path} server CPU per request through ${name}`,
+        unit: 'ms',
+        value: ours.cpuMsPerRequest,
+        baseline: `bare ${name}`,
+        baselineValue: bare.cpuMsPerRequest,
+        ratio: bare.cpuMsPerRequest / ours.cpuMsPerRequest,
+        measuredAt: at,
+      },
     ];
   };
-  for (const [name, base] of [['express', exUrl], ['fastify', faUrl]] as const) {
+  for (const [name, base] of [
+    ['express', exUrl],
+    ['fastify', faUrl],
+  ] as const) {
     // Intake: req/s at least 0.6 of the bare app's, p99 at most twice its p99 (ratio >= 0.5).
-    rows.push(...throughput('intake POST (one JSON recipient)', name, await alternate(`${base}/bare/intake`, `${base}/api/flows/${intakeFlow}/sources/${vendor}/submit`, lead), 0.6, 0.5));
-    rows.push(...throughput('feedback POST', name, await alternate(`${base}/bare/feedback`, `${base}/api/feedback?event_id=${eventId}`, feedback), 0.8));
+    rows.push(
+      ...throughput(
+        'intake POST (one JSON recipient)',
+        name,
+        await alternate(`${base}/bare/intake`, `${base}/api/flows/${intakeFlow}/sources/${vendor}/submit`, lead),
+        0.6,
+        0.5,
+      ),
+    );
+    rows.push(
+      ...throughput(
+        'feedback POST',
+        name,
+        await alternate(`${base}/bare/feedback`, `${base}/api/feedback?event_id=${eventId}`, feedback),
+        0.8,
+      ),
+    );
     // Ping: latency at a fixed 200 req/s, the rate a ping/post exchange sees; the target is absolute (p99 <= 10 ms).
-    const ping = await alternate(`${base}/bare/ping`, `${base}/api/flows/${pingFlow}/sources/${vendor}/ping`, lead, 200);
+    const ping = await alternate(
+      `${base}/bare/ping`,
+      `${base}/api/flows/${pingFlow}/sources/${vendor}/ping`,
+      lead,
+      200,
+    );
     rows.push({
       name: `http: ping p99 latency at 200 req/s (three priced steps) through ${name}`,
       unit: 'ms',

@@ -25,10 +25,19 @@ async function setUp(storage: Parameters<typeof createLeadService>[0]['storage']
   const service = createLeadService({ storage, integrations: [recipient], host: 'bench', exports: { worker: false } });
   const { api_key } = (await service.accounts.create({ name: 'Bench', time_zone: 'America/Chicago' }))._unsafeUnwrap();
   const principal = (await service.accounts.authenticate(api_key))._unsafeUnwrap();
-  const entity = async (body: object) => (await service.entities.create(principal, { module_ids: [], source: null, recipient: null, ...body }))._unsafeUnwrap().id;
+  const entity = async (body: object) =>
+    (
+      await service.entities.create(principal, { module_ids: [], source: null, recipient: null, ...body })
+    )._unsafeUnwrap().id;
   const vendor = await entity({ name: 'Vendor', source: 'seller' });
   const buyer = await entity({ name: 'Buyer', recipient: 'buyer' });
-  const acceptance = { op: 'and', rules: [{ lhv: 'lead.state', op: 'is included in', rhv: ['TX', 'CA'] }, { lhv: 'lead.email', op: 'format is valid' }] };
+  const acceptance = {
+    op: 'and',
+    rules: [
+      { lhv: 'lead.state', op: 'is included in', rhv: ['TX', 'CA'] },
+      { lhv: 'lead.email', op: 'format is valid' },
+    ],
+  };
   const flow = (
     await service.flows.create(principal, {
       name: 'Bench flow',
@@ -36,16 +45,31 @@ async function setUp(storage: Parameters<typeof createLeadService>[0]['storage']
       acceptance_criteria: acceptance,
       sources: [{ entity_id: vendor, pricing: { prices: [{ amount: 2 }] } }],
       steps: [
-        { type: 'filter', entity_id: buyer, rule_set: { op: 'and', rules: [{ lhv: 'lead.state', op: 'is equal to', rhv: 'NY' }] } },
+        {
+          type: 'filter',
+          entity_id: buyer,
+          rule_set: { op: 'and', rules: [{ lhv: 'lead.state', op: 'is equal to', rhv: 'NY' }] },
+        },
         {
           type: 'recipient',
           entity_id: buyer,
           module_id: recipient.id,
           rule_set: { op: 'and', rules: [{ lhv: 'lead.loan_amount', op: 'is greater than', rhv: 500 }] },
-          pricing: { override: false, prices: [{ amount: 10 }, { amount: 15, rule_set: { op: 'and', rules: [{ lhv: 'lead.state', op: 'is equal to', rhv: 'TX' }] } }] },
+          pricing: {
+            override: false,
+            prices: [
+              { amount: 10 },
+              { amount: 15, rule_set: { op: 'and', rules: [{ lhv: 'lead.state', op: 'is equal to', rhv: 'TX' }] } },
+            ],
+          },
           mappings: [{ property: 'name', value: '{{ lead.first_name }} {{ lead.last_name }}' }],
         },
-        { type: 'recipient', entity_id: buyer, module_id: recipient.id, caps: [{ name: 'Big', maximum: 1_000_000_000, duration: 1, duration_units: 'days' }] },
+        {
+          type: 'recipient',
+          entity_id: buyer,
+          module_id: recipient.id,
+          caps: [{ name: 'Big', maximum: 1_000_000_000, duration: 1, duration_units: 'days' }],
+        },
       ],
     })
   )._unsafeUnwrap();
@@ -60,7 +84,10 @@ async function setUp(storage: Parameters<typeof createLeadService>[0]['storage']
  */
 export async function postgresLeadsPerSecond(first = 0): Promise<number | undefined> {
   let n = first;
-  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? 'postgres://leadroute:leadroute@127.0.0.1:5432/leadroute_test', max: 10 });
+  const pool = new pg.Pool({
+    connectionString: process.env.DATABASE_URL ?? 'postgres://leadroute:leadroute@127.0.0.1:5432/leadroute_test',
+    max: 10,
+  });
   pool.on('error', (error) => console.warn('idle PostgreSQL connection failed:', error.message));
   const schema = `bench_${Date.now()}`;
   try {
@@ -68,7 +95,9 @@ export async function postgresLeadsPerSecond(first = 0): Promise<number | undefi
     const onPg = await setUp(postgresStorage({ pool, schema }));
     // Ten leads at a time; a lead that fails would count as speed, so any failure stops the row.
     const wave = async () => {
-      const results = await Promise.all(Array.from({ length: 10 }, () => onPg.service.leads.submit(onPg.flow.id, onPg.vendor, lead(n++))));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () => onPg.service.leads.submit(onPg.flow.id, onPg.vendor, lead(n++))),
+      );
       const failed = results.find((r) => r.isErr());
       if (failed?.isErr()) throw new Error(`a lead failed: ${failed.error.message}`);
     };
@@ -114,17 +143,29 @@ const bench: Bench = async () => {
   const ours = await measure(
     async () => {
       const result = await service.leads.submit(flow.id, vendor, lead(n++));
-      if (result.isErr() || result.value.outcome !== 'success') throw new Error(`a lead was not delivered: ${JSON.stringify(result.isErr() ? result.error : result.value)}`);
+      if (result.isErr() || result.value.outcome !== 'success')
+        throw new Error(`a lead was not delivered: ${JSON.stringify(result.isErr() ? result.error : result.value)}`);
     },
     { seconds: 2, batch: 20 },
   );
   const results = { leadroute: ours.opsPerSec, 'hand-written pipeline': baseline.opsPerSec };
-  const rows = [compare('intake: leads/s through service.leads.submit (memory, 3 steps)', results.leadroute, { name: 'hand-written pipeline', value: results['hand-written pipeline'], minRatio: 0.33 })];
+  const rows = [
+    compare('intake: leads/s through service.leads.submit (memory, 3 steps)', results.leadroute, {
+      name: 'hand-written pipeline',
+      value: results['hand-written pipeline'],
+      minRatio: 0.33,
+    }),
+  ];
 
   // The same flow on PostgreSQL, beside the same baseline.
   const onPostgres = await postgresLeadsPerSecond(n);
   if (onPostgres !== undefined) {
-    rows.push(compare('intake: leads/s through service.leads.submit (PostgreSQL, 3 steps, 10 at a time)', onPostgres, { name: 'hand-written pipeline (memory)', value: results['hand-written pipeline'] }));
+    rows.push(
+      compare('intake: leads/s through service.leads.submit (PostgreSQL, 3 steps, 10 at a time)', onPostgres, {
+        name: 'hand-written pipeline (memory)',
+        value: results['hand-written pipeline'],
+      }),
+    );
   }
   return rows;
 };

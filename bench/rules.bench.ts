@@ -56,10 +56,24 @@ export const RULES = {
 };
 
 const BASE = {
-  first_name: 'Bob', last_name: 'Smith', email: 'Bob.Smith@Example.com', phone_1: '(212) 555-0123',
-  state: 'Texas', postal_code: '75001', dob: '1985-04-12', loan_amount: '12,500', credit_score: '710',
-  created_at: '2024-06-15T09:30:00-05:00', tags: ['new', 'premium'], source_tag: 'Google-Ads', income: '4200',
-  employment: 'employed', comments: 'Call after 5pm', city: 'Dallas', months_at_job: '24', ip_address: '203.0.113.9',
+  first_name: 'Bob',
+  last_name: 'Smith',
+  email: 'Bob.Smith@Example.com',
+  phone_1: '(212) 555-0123',
+  state: 'Texas',
+  postal_code: '75001',
+  dob: '1985-04-12',
+  loan_amount: '12,500',
+  credit_score: '710',
+  created_at: '2024-06-15T09:30:00-05:00',
+  tags: ['new', 'premium'],
+  source_tag: 'Google-Ads',
+  income: '4200',
+  employment: 'employed',
+  comments: 'Call after 5pm',
+  city: 'Dallas',
+  months_at_job: '24',
+  ip_address: '203.0.113.9',
 };
 export const RAW_LEADS = [
   BASE,
@@ -71,13 +85,26 @@ export const RAW_LEADS = [
 function facts(lead: Record<string, unknown>): Record<string, unknown> {
   const v = (key: string) => lead[key] as ParsedValue;
   return {
-    state: v('state').normal, email: v('email').normal, email_valid: v('email').valid,
-    first_name: v('first_name').normal, last_name: v('last_name').normal, loan_amount: v('loan_amount').normal,
-    credit_score: v('credit_score').normal, dob: v('dob').epoch, created_at: v('created_at').epoch,
-    phone_valid: v('phone_1').valid, phone_area: v('phone_1').area, postal_code: v('postal_code').normal,
-    tags: v('tags').normal, source_tag: String(v('source_tag').normal).toLowerCase(), income: v('income').normal,
-    employment: String(v('employment').normal).toLowerCase(), comments: String(v('comments').normal).toLowerCase(),
-    city: String(v('city').normal).toLowerCase(), months_at_job: v('months_at_job').normal, ip_valid: v('ip_address').valid,
+    state: v('state').normal,
+    email: v('email').normal,
+    email_valid: v('email').valid,
+    first_name: v('first_name').normal,
+    last_name: v('last_name').normal,
+    loan_amount: v('loan_amount').normal,
+    credit_score: v('credit_score').normal,
+    dob: v('dob').epoch,
+    created_at: v('created_at').epoch,
+    phone_valid: v('phone_1').valid,
+    phone_area: v('phone_1').area,
+    postal_code: v('postal_code').normal,
+    tags: v('tags').normal,
+    source_tag: String(v('source_tag').normal).toLowerCase(),
+    income: v('income').normal,
+    employment: String(v('employment').normal).toLowerCase(),
+    comments: String(v('comments').normal).toLowerCase(),
+    city: String(v('city').normal).toLowerCase(),
+    months_at_job: v('months_at_job').normal,
+    ip_valid: v('ip_address').valid,
   };
 }
 
@@ -87,9 +114,15 @@ const AFTER = Date.UTC(2024, 0, 1, 5);
 function jsonRulesEngine(): Engine {
   const engine = new Engine([], { allowUndefinedFacts: true });
   engine.addOperator('matches', (fact: unknown, pattern: RegExp) => typeof fact === 'string' && pattern.test(fact));
-  engine.addOperator('notMatches', (fact: unknown, pattern: RegExp) => !(typeof fact === 'string' && pattern.test(fact)));
+  engine.addOperator(
+    'notMatches',
+    (fact: unknown, pattern: RegExp) => !(typeof fact === 'string' && pattern.test(fact)),
+  );
   engine.addOperator('textIncludes', (fact: unknown, text: string) => typeof fact === 'string' && fact.includes(text));
-  engine.addOperator('textExcludes', (fact: unknown, text: string) => !(typeof fact === 'string' && fact.includes(text)));
+  engine.addOperator(
+    'textExcludes',
+    (fact: unknown, text: string) => !(typeof fact === 'string' && fact.includes(text)),
+  );
   engine.addRule({
     event: { type: 'accepted' },
     conditions: {
@@ -139,13 +172,28 @@ function handWritten(ctx: RuleContext): boolean {
   const n = (key: string) => l[key]?.normal as number;
   const s = (key: string) => String(l[key]?.normal ?? '');
   return (
-    STATES.has(s('state')) && l.email?.valid === true && !MAILINATOR.test(s('email')) &&
-    s('first_name') !== '' && s('last_name') !== '' && n('loan_amount') >= 1000 && n('loan_amount') <= 50000 &&
-    n('credit_score') >= 600 && (l.dob?.epoch as number) < ADULT_CUTOFF && (l.created_at?.epoch as number) > AFTER &&
-    l.phone_1?.valid === true && l.phone_1.area !== '900' && l.phone_1.area !== '976' && ZIP.test(s('postal_code')) &&
-    ((l.tags?.normal as string[]).includes('premium') || s('source_tag').toLowerCase().includes('google') || n('income') > 5000) &&
-    s('employment').toLowerCase() === 'employed' && !s('comments').toLowerCase().includes('test') &&
-    s('city').toLowerCase() !== 'nowhere' && n('months_at_job') > 6 && l.ip_address?.valid === true
+    STATES.has(s('state')) &&
+    l.email?.valid === true &&
+    !MAILINATOR.test(s('email')) &&
+    s('first_name') !== '' &&
+    s('last_name') !== '' &&
+    n('loan_amount') >= 1000 &&
+    n('loan_amount') <= 50000 &&
+    n('credit_score') >= 600 &&
+    (l.dob?.epoch as number) < ADULT_CUTOFF &&
+    (l.created_at?.epoch as number) > AFTER &&
+    l.phone_1?.valid === true &&
+    l.phone_1.area !== '900' &&
+    l.phone_1.area !== '976' &&
+    ZIP.test(s('postal_code')) &&
+    ((l.tags?.normal as string[]).includes('premium') ||
+      s('source_tag').toLowerCase().includes('google') ||
+      n('income') > 5000) &&
+    s('employment').toLowerCase() === 'employed' &&
+    !s('comments').toLowerCase().includes('test') &&
+    s('city').toLowerCase() !== 'nowhere' &&
+    n('months_at_job') > 6 &&
+    l.ip_address?.valid === true
   );
 }
 
@@ -178,7 +226,11 @@ export default async function rulesBench(): Promise<BenchRow[]> {
   return [
     compare('rules: compiled 20-rule set', ops.compiled, { name: 'json-rules-engine', value: ops.jre, minRatio: 20 }),
     // Within 3x of hand-written means at least a third of its speed.
-    compare('rules: compiled 20-rule set vs hand-written', ops.compiled, { name: 'hand-written predicate', value: ops.hand, minRatio: 0.33 }),
+    compare('rules: compiled 20-rule set vs hand-written', ops.compiled, {
+      name: 'hand-written predicate',
+      value: ops.hand,
+      minRatio: 0.33,
+    }),
     compare('rules: typeLead (parse 19 fields once per lead)', ops.typing),
     compare('rules: typeLead + compiled 20-rule set', typedAndCompiled, { name: 'json-rules-engine', value: ops.jre }),
   ];

@@ -23,7 +23,10 @@ if (files.length === 0) {
 if (files.length > 1) {
   for (const file of files) {
     const name = file.replace(/\.bench\.ts$/, '');
-    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name], { stdio: 'inherit', env: { ...process.env, LEADROUTE_BENCH_CHILD: '1' } });
+    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name], {
+      stdio: 'inherit',
+      env: { ...process.env, LEADROUTE_BENCH_CHILD: '1' },
+    });
     if (child.status !== 0) process.exitCode = child.status ?? 1;
   }
   writeBenchTable();

@@ -29,19 +29,51 @@ function anEvent(i: number): StoredEvent {
   const r = rand();
   const source_id = pick(SOURCES);
   const recipient_id = pick(RECIPIENTS);
-  const base = { id: i.toString(16).padStart(24, '0'), account_id: ACCOUNT, flow_id: 'f'.repeat(24), source_id, lead_id: i.toString(16).padStart(24, '0'), start_timestamp: DAY_START + Math.floor(rand() * 86_400_000), vars: {}, reason: '' };
+  const base = {
+    id: i.toString(16).padStart(24, '0'),
+    account_id: ACCOUNT,
+    flow_id: 'f'.repeat(24),
+    source_id,
+    lead_id: i.toString(16).padStart(24, '0'),
+    start_timestamp: DAY_START + Math.floor(rand() * 86_400_000),
+    vars: {},
+    reason: '',
+  };
   let event: Partial<StoredEvent>;
   if (r < 0.4) {
     const o = rand();
-    event = o < 0.8 ? { type: 'source', outcome: 'success', purchase_price: 4 } : o < 0.9 ? { type: 'source', outcome: 'failure', reason: 'Duplicate lead', purchase_price: 4 } : { type: 'source', outcome: 'failure', reason: 'lead.email is not valid', purchase_price: 4 };
+    event =
+      o < 0.8
+        ? { type: 'source', outcome: 'success', purchase_price: 4 }
+        : o < 0.9
+          ? { type: 'source', outcome: 'failure', reason: 'Duplicate lead', purchase_price: 4 }
+          : { type: 'source', outcome: 'failure', reason: 'lead.email is not valid', purchase_price: 4 };
   } else if (r < 0.85) {
     const o = rand();
-    event = { type: 'recipient', outcome: o < 0.6 ? 'success' : o < 0.85 ? 'failure' : 'skip', recipient_id, step_id: recipient_id, cost: 0.5, revenue: o < 0.6 ? 12 : 0 };
+    event = {
+      type: 'recipient',
+      outcome: o < 0.6 ? 'success' : o < 0.85 ? 'failure' : 'skip',
+      recipient_id,
+      step_id: recipient_id,
+      cost: 0.5,
+      revenue: o < 0.6 ? 12 : 0,
+    };
   } else if (r < 0.95) {
     event = { type: 'ping', outcome: rand() < 0.7 ? 'success' : 'failure' };
   } else {
     const conversion = rand() < 0.8;
-    event = { type: 'feedback-received', outcome: rand() < 0.9 ? 'success' : 'failure', recipient_id, step_id: recipient_id, feedback: { type: conversion ? 'conversion' : 'return', reason: conversion ? pick(['sold', 'funded']) : 'bad data', occurred_at: '', event_id: base.id } };
+    event = {
+      type: 'feedback-received',
+      outcome: rand() < 0.9 ? 'success' : 'failure',
+      recipient_id,
+      step_id: recipient_id,
+      feedback: {
+        type: conversion ? 'conversion' : 'return',
+        reason: conversion ? pick(['sold', 'funded']) : 'bad data',
+        occurred_at: '',
+        event_id: base.id,
+      },
+    };
   }
   // Object.assign, not spread: spreading is by far the slowest step on these machines.
   return Object.assign(base, event) as StoredEvent;
@@ -58,7 +90,17 @@ export default async function statsBench(): Promise<BenchRow[]> {
     const e = anEvent(i);
     events.push(e);
     for (const row of eventRows(e)) {
-      const key = [row.hour, row.flow_id, row.source_id, row.recipient_id, row.step_id, row.kind, row.outcome, row.category, row.stage].join('|');
+      const key = [
+        row.hour,
+        row.flow_id,
+        row.source_id,
+        row.recipient_id,
+        row.step_id,
+        row.kind,
+        row.outcome,
+        row.category,
+        row.stage,
+      ].join('|');
       const prior = sums.get(key);
       if (!prior) sums.set(key, row);
       else {
@@ -70,16 +112,35 @@ export default async function statsBench(): Promise<BenchRow[]> {
     }
   }
   (await storage.rollups.add([...sums.values()]))._unsafeUnwrap();
-  const cells = (await storage.rollups.query({ account_id: ACCOUNT, from: new Date(DAY_START).toISOString(), to: new Date(DAY_START + 86_400_000).toISOString() }))._unsafeUnwrap().length;
-  console.log(`${EVENTS.toLocaleString('en-US')} events into ${cells.toLocaleString('en-US')} rollup cells in ${Math.round(performance.now() - t0)} ms`);
+  const cells = (
+    await storage.rollups.query({
+      account_id: ACCOUNT,
+      from: new Date(DAY_START).toISOString(),
+      to: new Date(DAY_START + 86_400_000).toISOString(),
+    })
+  )._unsafeUnwrap().length;
+  console.log(
+    `${EVENTS.toLocaleString('en-US')} events into ${cells.toLocaleString('en-US')} rollup cells in ${Math.round(performance.now() - t0)} ms`,
+  );
 
   const clock = manualClock('2026-03-10T18:00:00Z');
   const stats = createStatsApi({ storage, clock });
-  const principal = { account: { id: ACCOUNT, name: 'Bench', plan: 'paid', time_zone: ZONE, staff: false, created_at: '2026-01-01T00:00:00Z' }, user: {} } as unknown as Principal;
+  const principal = {
+    account: {
+      id: ACCOUNT,
+      name: 'Bench',
+      plan: 'paid',
+      time_zone: ZONE,
+      staff: false,
+      created_at: '2026-01-01T00:00:00Z',
+    },
+    user: {},
+  } as unknown as Principal;
   const params = { type: 'all', group_by: 'source_id', start: '2026-03-10', end: '2026-03-11' };
   const fromRollups = async () => {
     const result = await stats.compute(principal, params);
-    if (result.isErr() || result.value.source !== 'rollups' || result.value.rows.length !== SOURCES.length) throw new Error('the rollup path did not answer');
+    if (result.isErr() || result.value.source !== 'rollups' || result.value.rows.length !== SOURCES.length)
+      throw new Error('the rollup path did not answer');
   };
   const fromEvents = () => {
     const groups = new Map<string, StatsGroup>();
@@ -87,7 +148,11 @@ export default async function statsBench(): Promise<BenchRow[]> {
     for (const event of events) {
       if (event.start_timestamp < DAY_START || event.start_timestamp >= end) continue;
       let g = groups.get(event.source_id);
-      if (!g) groups.set(event.source_id, (g = newGroup({ source_id: event.source_id }, bucketStart(event.start_timestamp, 'daily', ZONE))));
+      if (!g)
+        groups.set(
+          event.source_id,
+          (g = newGroup({ source_id: event.source_id }, bucketStart(event.start_timestamp, 'daily', ZONE))),
+        );
       for (const row of eventRows(event)) addToGroup(g, row);
     }
     return groupRows(groups.values(), ['source_id']);
@@ -96,6 +161,15 @@ export default async function statsBench(): Promise<BenchRow[]> {
   // raw aggregation takes over a second, so one busy moment would otherwise swing the
   // ratio by half. A round of the raw path holds at least one whole aggregation.
   await measure(fromRollups, { seconds: 1 });
-  const ops = await measureInterleaved({ rollups: { fn: fromRollups }, raw: { fn: fromEvents } }, { rounds: 5, msPerRound: 2500 });
-  return [compare('stats: one day by source, 1M events, from rollups', ops.rollups, { name: 'aggregating the raw events', value: ops.raw, minRatio: 100 })];
+  const ops = await measureInterleaved(
+    { rollups: { fn: fromRollups }, raw: { fn: fromEvents } },
+    { rounds: 5, msPerRound: 2500 },
+  );
+  return [
+    compare('stats: one day by source, 1M events, from rollups', ops.rollups, {
+      name: 'aggregating the raw events',
+      value: ops.raw,
+      minRatio: 100,
+    }),
+  ];
 }

@@ -15,18 +15,27 @@ const START = '<!-- bench:start -->';
 const END = '<!-- bench:end -->';
 
 const number = (value: number): string =>
-  value.toLocaleString('en-US', Math.abs(value) < 10 ? { minimumFractionDigits: 2, maximumFractionDigits: 2 } : { maximumFractionDigits: 0 });
+  value.toLocaleString(
+    'en-US',
+    Math.abs(value) < 10 ? { minimumFractionDigits: 2, maximumFractionDigits: 2 } : { maximumFractionDigits: 0 },
+  );
 
-const measured = (value: number | undefined, unit: BenchRow['unit']): string => (value === undefined ? '—' : `${number(value)} ${unit}`);
+const measured = (value: number | undefined, unit: BenchRow['unit']): string =>
+  value === undefined ? '—' : `${number(value)} ${unit}`;
 
 /** The table, one row per figure in results order (sorted by name). */
 export function renderBenchTable(rows: readonly BenchRow[]): string {
-  const lines = ['| Figure | Measured | Baseline (same run) | Ratio | Target | Measured at |', '|---|---|---|---|---|---|'];
+  const lines = [
+    '| Figure | Measured | Baseline (same run) | Ratio | Target | Measured at |',
+    '|---|---|---|---|---|---|',
+  ];
   for (const row of rows) {
     const baseline = row.baseline ? `${row.baseline}: ${measured(row.baselineValue, row.unit)}` : '—';
     const ratio = row.ratio === undefined ? '—' : row.ratio.toFixed(2);
     const target = row.target ? `${row.target}: ${row.met ? 'met' : '**missed**'}` : '—';
-    lines.push(`| ${row.name} | ${measured(row.value, row.unit)} | ${baseline} | ${ratio} | ${target} | ${row.measuredAt.slice(0, 10)} |`);
+    lines.push(
+      `| ${row.name} | ${measured(row.value, row.unit)} | ${baseline} | ${ratio} | ${target} | ${row.measuredAt.slice(0, 10)} |`,
+    );
   }
   return lines.join('\n');
 }

@@ -23,7 +23,13 @@ export default class CiReporter implements Reporter {
     const file = relative(process.cwd(), testCase.module.moduleId);
     if (result.state === 'failed') {
       const error = result.errors?.[0]?.message?.split('\n')[0];
-      this.notes.push({ file, test: testCase.fullName, outcome: 'failed', retries: diagnostic?.retryCount ?? 0, ...(error ? { error } : {}) });
+      this.notes.push({
+        file,
+        test: testCase.fullName,
+        outcome: 'failed',
+        retries: diagnostic?.retryCount ?? 0,
+        ...(error ? { error } : {}),
+      });
     } else if (result.state === 'passed' && diagnostic?.flaky) {
       this.notes.push({ file, test: testCase.fullName, outcome: 'flaky', retries: diagnostic.retryCount });
     }

@@ -10,8 +10,20 @@ describe("the README's performance table", () => {
   });
 
   it('#22 shows every figure with its baseline and ratio, and a missed target as missed', () => {
-    const row: BenchRow = { name: 'x', unit: 'ops/s', value: 500, baseline: 'bare', baselineValue: 1000, ratio: 0.5, target: '>= 0.6', met: false, measuredAt: '2026-11-24T00:00:00Z' };
-    expect(renderBenchTable([row])).toContain('| x | 500 ops/s | bare: 1,000 ops/s | 0.50 | >= 0.6: **missed** | 2026-11-24 |');
+    const row: BenchRow = {
+      name: 'x',
+      unit: 'ops/s',
+      value: 500,
+      baseline: 'bare',
+      baselineValue: 1000,
+      ratio: 0.5,
+      target: '>= 0.6',
+      met: false,
+      measuredAt: '2026-11-24T00:00:00Z',
+    };
+    expect(renderBenchTable([row])).toContain(
+      '| x | 500 ops/s | bare: 1,000 ops/s | 0.50 | >= 0.6: **missed** | 2026-11-24 |',
+    );
     expect(() => withBenchTable('no markers', [row])).toThrow(/no <!-- bench:start -->/);
   });
 });

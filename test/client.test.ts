@@ -36,16 +36,34 @@ describe('@leadroute/client against the example server', () => {
   });
 
   it('runs a lead from a source through a flow to a real recipient and reads its events', async () => {
-    const vendor = (await api.entities.create({ name: 'Client Vendor', module_ids: [], source: 'seller', recipient: null }))._unsafeUnwrap();
-    const buyer = (await api.entities.create({ name: 'Client Buyer', module_ids: ['platform-custom.outbound.json'], source: null, recipient: 'buyer' }))._unsafeUnwrap();
+    const vendor = (
+      await api.entities.create({ name: 'Client Vendor', module_ids: [], source: 'seller', recipient: null })
+    )._unsafeUnwrap();
+    const buyer = (
+      await api.entities.create({
+        name: 'Client Buyer',
+        module_ids: ['platform-custom.outbound.json'],
+        source: null,
+        recipient: 'buyer',
+      })
+    )._unsafeUnwrap();
     const flow = (
       await api.flows.create({
         name: 'Client flow',
         sources: [{ entity_id: vendor.id }],
-        steps: [{ type: 'recipient', entity_id: buyer.id, module_id: 'platform-custom.outbound.json', config: { url: recipient.url, outcome_path: 'result', reference_path: 'id', price_path: 'price' } }],
+        steps: [
+          {
+            type: 'recipient',
+            entity_id: buyer.id,
+            module_id: 'platform-custom.outbound.json',
+            config: { url: recipient.url, outcome_path: 'result', reference_path: 'id', price_path: 'price' },
+          },
+        ],
       })
     )._unsafeUnwrap();
-    const result = (await api.leads.submit(flow.id, vendor.id, { first_name: 'Grace', email: 'grace@example.com' }))._unsafeUnwrap();
+    const result = (
+      await api.leads.submit(flow.id, vendor.id, { first_name: 'Grace', email: 'grace@example.com' })
+    )._unsafeUnwrap();
     expect(result).toMatchObject({ outcome: 'success', price: 7.5 });
     expect(recipient.received.at(-1)).toMatchObject({ first_name: 'Grace' });
     const events = (await api.events.list({ type: 'recipient', limit: 5 }))._unsafeUnwrap();

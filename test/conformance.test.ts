@@ -21,9 +21,21 @@ function table(heading: string): Row[] {
   const rows: Row[] = [];
   for (const line of lines) {
     if (line.startsWith('## ')) break;
-    if (!line.startsWith('| ') || line.startsWith('|---') || line.startsWith('| Spec section') || line.startsWith('| Item')) continue;
-    const [label, tests] = line.split('|').slice(1, 3).map((cell) => cell.trim());
-    const refs = [...(tests ?? '').matchAll(/`([^`]+\.ts)`(?: › "([^"]+)")?/g)].map(([, file, fragment]) => ({ file: file ?? '', ...(fragment ? { fragment } : {}) }));
+    if (
+      !line.startsWith('| ') ||
+      line.startsWith('|---') ||
+      line.startsWith('| Spec section') ||
+      line.startsWith('| Item')
+    )
+      continue;
+    const [label, tests] = line
+      .split('|')
+      .slice(1, 3)
+      .map((cell) => cell.trim());
+    const refs = [...(tests ?? '').matchAll(/`([^`]+\.ts)`(?: › "([^"]+)")?/g)].map(([, file, fragment]) => ({
+      file: file ?? '',
+      ...(fragment ? { fragment } : {}),
+    }));
     rows.push({ label: label ?? '', refs });
   }
   return rows;
@@ -33,7 +45,9 @@ const sections = table('Spec sections');
 const items = table('Spec review items (issue 19)');
 
 function specHeadings(): string[] | undefined {
-  const candidates = [process.env.LEADROUTE_SPEC, `${root}../shared/spec/lead-routing-api.md`].filter((p): p is string => Boolean(p));
+  const candidates = [process.env.LEADROUTE_SPEC, `${root}../shared/spec/lead-routing-api.md`].filter(
+    (p): p is string => Boolean(p),
+  );
   const found = candidates.find((path) => existsSync(path));
   if (!found) return undefined;
   return readFileSync(found, 'utf8')
@@ -50,8 +64,12 @@ describe('docs/conformance.md', () => {
       for (const ref of row.refs) {
         expect(existsSync(`${root}${ref.file}`), `${row.label}: ${ref.file} exists`).toBe(true);
         const text = readFileSync(`${root}${ref.file}`, 'utf8');
-        expect(/\bit\(|\btest\(|\bit\.each|\bdescribe\(|^\s+name: '/m.test(text), `${row.label}: ${ref.file} holds tests`).toBe(true);
-        if (ref.fragment) expect(text.includes(ref.fragment), `${row.label}: ${ref.file} mentions "${ref.fragment}"`).toBe(true);
+        expect(
+          /\bit\(|\btest\(|\bit\.each|\bdescribe\(|^\s+name: '/m.test(text),
+          `${row.label}: ${ref.file} holds tests`,
+        ).toBe(true);
+        if (ref.fragment)
+          expect(text.includes(ref.fragment), `${row.label}: ${ref.file} mentions "${ref.fragment}"`).toBe(true);
       }
     }
   });
@@ -67,7 +85,9 @@ describe('docs/conformance.md', () => {
 
   it('#19 names, for every review item, test files whose titles carry the item number', () => {
     // Every one of the review's 14 items has its row.
-    expect(items.map((row) => Number(/^#19\.(\d+)/.exec(row.label)?.[1])).sort((a, b) => a - b)).toEqual(Array.from({ length: 14 }, (_, i) => i + 1));
+    expect(items.map((row) => Number(/^#19\.(\d+)/.exec(row.label)?.[1])).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 14 }, (_, i) => i + 1),
+    );
     for (const row of items) {
       const number = /^#19\.\d+/.exec(row.label)?.[0];
       expect(number, `${row.label} starts with its item number`).toBeDefined();

@@ -20,13 +20,20 @@ describe('examples', () => {
     expect(entities.status).toBe(200);
     expect(((await entities.json()) as unknown[]).length).toBeGreaterThan(0);
     expect((await fetch(`${started.url}/health`)).status).toBe(200);
-    expect((await fetch(`${started.url}/certificates/${'a'.repeat(40)}/ping`, { headers: { authorization: basic(key) } })).status).toBe(404);
+    expect(
+      (await fetch(`${started.url}/certificates/${'a'.repeat(40)}/ping`, { headers: { authorization: basic(key) } }))
+        .status,
+    ).toBe(404);
   }, 60_000);
 
-  it('embedded-express keeps the app\'s own JSON routes working beside Leadroute', async () => {
+  it("embedded-express keeps the app's own JSON routes working beside Leadroute", async () => {
     const started = await startExample({ LEADROUTE_API_KEY: key }, 'examples/embedded-express/src/main.ts');
     child = started.child;
-    const order = await fetch(`${started.url}/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ item: 'book' }) });
+    const order = await fetch(`${started.url}/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ item: 'book' }),
+    });
     expect(await order.json()).toEqual({ id: 1, item: 'book' });
     const entity = await fetch(`${started.url}/leadroute/entities`, {
       method: 'POST',

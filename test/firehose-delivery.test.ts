@@ -13,14 +13,23 @@ import { type S3rverHandle, startS3rver } from '../adapters/s3/src/s3rver.test-h
 const KEY = { id: 'AKIADELIVERYTEST', secret: 'delivery-test-secret' };
 const BUCKET = 'firehose-delivery';
 const CONTAINER = 'firehose-delivery';
-const clientConfig = { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } as const;
+const clientConfig = {
+  requestChecksumCalculation: 'WHEN_REQUIRED',
+  responseChecksumValidation: 'WHEN_REQUIRED',
+} as const;
 
 let s3: S3rverHandle;
 let admin: S3Client;
 
 beforeAll(async () => {
   s3 = await startS3rver({ buckets: [BUCKET], accessKeys: { [KEY.id]: KEY.secret } });
-  admin = new S3Client({ endpoint: s3.endpoint, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId: KEY.id, secretAccessKey: KEY.secret }, ...clientConfig });
+  admin = new S3Client({
+    endpoint: s3.endpoint,
+    forcePathStyle: true,
+    region: 'us-east-1',
+    credentials: { accessKeyId: KEY.id, secretAccessKey: KEY.secret },
+    ...clientConfig,
+  });
 });
 afterAll(async () => {
   admin?.destroy();
@@ -40,10 +49,10 @@ async function s3Objects(prefix: string): Promise<Map<string, string>> {
 async function blobs(connectionString: string, prefix: string): Promise<Map<string, string>> {
   const container = BlobServiceClient.fromConnectionString(connectionString).getContainerClient(CONTAINER);
   const objects = new Map<string, string>();
-  for await (const blob of container.listBlobsFlat({ prefix })) objects.set(blob.name, (await container.getBlobClient(blob.name).downloadToBuffer()).toString('utf8'));
+  for await (const blob of container.listBlobsFlat({ prefix }))
+    objects.set(blob.name, (await container.getBlobClient(blob.name).downloadToBuffer()).toString('utf8'));
   return objects;
 }
-
 
 interface Setup {
   readonly t: TestService;
@@ -75,7 +84,10 @@ async function setup(cloudStorage: CloudStorageDrivers): Promise<Setup> {
     async submit(flowId, n) {
       for (let i = 0; i < n; i++) {
         lead += 1;
-        const result = await t.service.leads.submit(flowId, sourceId, { first_name: `Lead ${lead}`, email: `lead${lead}@example.com` });
+        const result = await t.service.leads.submit(flowId, sourceId, {
+          first_name: `Lead ${lead}`,
+          email: `lead${lead}@example.com`,
+        });
         expect(result._unsafeUnwrap().outcome).toBe('success');
         t.clock.advance(10);
       }
@@ -100,7 +112,14 @@ describe('firehose delivery of flow events to S3 (s3rver)', () => {
     await s.submit(off, 2);
 
     const events = s.events(flowId);
-    expect(events.map((e) => e.type).sort()).toEqual(['recipient', 'recipient', 'recipient', 'source', 'source', 'source']);
+    expect(events.map((e) => e.type).sort()).toEqual([
+      'recipient',
+      'recipient',
+      'recipient',
+      'source',
+      'source',
+      'source',
+    ]);
     const objects = await s3Objects('legacy/');
     const expected = expectedObjects(events, 'legacy');
     expect([...objects.keys()].sort()).toEqual([...expected.keys()].sort());
@@ -120,7 +139,10 @@ describe('firehose delivery of flow events to S3 (s3rver)', () => {
     const s = await setup({ aws: driver });
     const credential = aCredential(s.t.principal.account.id, { type: 'AWS', username: KEY.id, password: KEY.secret });
     await s.t.storage.credentials.insert(credential);
-    const flowId = await s.flow({ enabled: true, services: { aws: { enabled: true, credential_id: credential.id, bucket: BUCKET, prefix: 'outage' } } });
+    const flowId = await s.flow({
+      enabled: true,
+      services: { aws: { enabled: true, credential_id: credential.id, bucket: BUCKET, prefix: 'outage' } },
+    });
 
     await s.submit(flowId, 2);
     await s3.stop();
@@ -129,7 +151,11 @@ describe('firehose delivery of flow events to S3 (s3rver)', () => {
       await s.submit(flowId, 3);
       expect(await s.spooled()).toBe(6);
       s.t.clock.advance(1000);
-      expect((await s.t.service.firehose.retryDue())._unsafeUnwrap()).toEqual({ leased: 6, delivered: 0, rescheduled: 6 });
+      expect((await s.t.service.firehose.retryDue())._unsafeUnwrap()).toEqual({
+        leased: 6,
+        delivered: 0,
+        rescheduled: 6,
+      });
     } finally {
       await s3.restart();
     }
@@ -137,7 +163,11 @@ describe('firehose delivery of flow events to S3 (s3rver)', () => {
     s.t.clock.advance(1000);
     expect((await s.t.service.firehose.retryDue())._unsafeUnwrap().leased).toBe(0);
     s.t.clock.advance(1000);
-    expect((await s.t.service.firehose.retryDue())._unsafeUnwrap()).toEqual({ leased: 6, delivered: 6, rescheduled: 0 });
+    expect((await s.t.service.firehose.retryDue())._unsafeUnwrap()).toEqual({
+      leased: 6,
+      delivered: 6,
+      rescheduled: 0,
+    });
     s.t.clock.advance(60_000);
     expect((await s.t.service.firehose.retryDue())._unsafeUnwrap().leased).toBe(0);
     expect(await s.spooled()).toBe(0);
@@ -157,7 +187,10 @@ describe('firehose delivery of flow events to S3 (s3rver)', () => {
     const s = await setup({ aws: driver });
     const credential = aCredential(s.t.principal.account.id, { type: 'aws', username: KEY.id, password: KEY.secret });
     await s.t.storage.credentials.insert(credential);
-    const flowId = await s.flow({ enabled: true, services: { aws: { credential_id: credential.id, bucket: BUCKET, prefix: 'runner' } } });
+    const flowId = await s.flow({
+      enabled: true,
+      services: { aws: { credential_id: credential.id, bucket: BUCKET, prefix: 'runner' } },
+    });
     await s3.stop();
     try {
       await s.submit(flowId, 2);
@@ -176,7 +209,9 @@ describe('firehose delivery of flow events to S3 (s3rver)', () => {
     }
     expect(runner.running).toBe(false);
     expect(await s.spooled()).toBe(0);
-    expect([...(await s3Objects('runner/')).keys()].sort()).toEqual([...expectedObjects(s.events(flowId), 'runner').keys()].sort());
+    expect([...(await s3Objects('runner/')).keys()].sort()).toEqual(
+      [...expectedObjects(s.events(flowId), 'runner').keys()].sort(),
+    );
     driver.close();
   });
 
@@ -187,7 +222,10 @@ describe('firehose delivery of flow events to S3 (s3rver)', () => {
       'createLeadService({ storage: memoryStorage() }).firehose.runner({ intervalMs: 50 }).start();',
       "console.log('started');",
     ].join('\n');
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(child.stdout).toContain('started');
     // A timer holding the process would have run into the timeout and been killed (status null).
     expect(child.status).toBe(0);
@@ -205,12 +243,24 @@ describe('firehose delivery of flow events to S3 (s3rver)', () => {
     });
     const error = created._unsafeUnwrapErr();
     expect(error.type).toBe('Validation');
-    expect(error.type === 'Validation' && error.issues.map((i) => i.path)).toEqual(['/firehose/services/aws/credential_id']);
+    expect(error.type === 'Validation' && error.issues.map((i) => i.path)).toEqual([
+      '/firehose/services/aws/credential_id',
+    ]);
     const own = aCredential(s.t.principal.account.id, { type: 'azure', username: null, password: 'x' });
     await s.t.storage.credentials.insert(own);
-    const wrongType = await s.t.service.flows.create(s.t.principal, { name: 'Mixed', sources: [{ entity_id: s.sourceId }], steps: [], firehose: { enabled: true, credential_id: own.id, bucket: BUCKET } });
+    const wrongType = await s.t.service.flows.create(s.t.principal, {
+      name: 'Mixed',
+      sources: [{ entity_id: s.sourceId }],
+      steps: [],
+      firehose: { enabled: true, credential_id: own.id, bucket: BUCKET },
+    });
     const mixed = wrongType._unsafeUnwrapErr();
-    expect(mixed.type === 'Validation' && mixed.issues).toEqual([{ path: '/firehose/services/aws/credential_id', message: `Credential ${own.id} is of type azure; the aws firehose needs one of type aws.` }]);
+    expect(mixed.type === 'Validation' && mixed.issues).toEqual([
+      {
+        path: '/firehose/services/aws/credential_id',
+        message: `Credential ${own.id} is of type azure; the aws firehose needs one of type aws.`,
+      },
+    ]);
   });
 });
 
@@ -227,7 +277,10 @@ describe('firehose delivery of flow events to Azure Blob (azurite)', () => {
     const { driver, writes } = countingDriver(azureBlobStorage({ maxTries: 1, tryTimeoutMs: 5000 }));
     const s = await setup({ azure: driver });
     const connectionString = azurite.connectionString();
-    const flowId = await s.flow({ enabled: true, services: { azure: { enabled: true, bucket: CONTAINER, connection_string: connectionString, prefix: 'inline' } } });
+    const flowId = await s.flow({
+      enabled: true,
+      services: { azure: { enabled: true, bucket: CONTAINER, connection_string: connectionString, prefix: 'inline' } },
+    });
 
     await s.submit(flowId, 2);
     await azurite.stop();
@@ -235,12 +288,20 @@ describe('firehose delivery of flow events to Azure Blob (azurite)', () => {
       await s.submit(flowId, 2);
       expect(await s.spooled()).toBe(4);
       s.t.clock.advance(1000);
-      expect((await s.t.service.firehose.retryDue())._unsafeUnwrap()).toEqual({ leased: 4, delivered: 0, rescheduled: 4 });
+      expect((await s.t.service.firehose.retryDue())._unsafeUnwrap()).toEqual({
+        leased: 4,
+        delivered: 0,
+        rescheduled: 4,
+      });
     } finally {
       await azurite.restart();
     }
     s.t.clock.advance(2000);
-    expect((await s.t.service.firehose.retryDue())._unsafeUnwrap()).toEqual({ leased: 4, delivered: 4, rescheduled: 0 });
+    expect((await s.t.service.firehose.retryDue())._unsafeUnwrap()).toEqual({
+      leased: 4,
+      delivered: 4,
+      rescheduled: 0,
+    });
 
     const events = s.events(flowId);
     const expected = expectedObjects(events, 'inline');
@@ -252,7 +313,8 @@ describe('firehose delivery of flow events to Azure Blob (azurite)', () => {
       expect(JSON.parse(body)).toEqual(JSON.parse(JSON.stringify(expected.get(key))));
       expect(body).not.toContain('AccountKey');
     }
-    for (const e of events) expect(e.firehose?.services.azure).toEqual({ enabled: true, bucket: CONTAINER, prefix: 'inline' });
+    for (const e of events)
+      expect(e.firehose?.services.azure).toEqual({ enabled: true, bucket: CONTAINER, prefix: 'inline' });
     const flow = (await s.t.service.flows.get(s.t.principal, flowId))._unsafeUnwrap();
     expect(JSON.stringify(flow)).not.toContain('AccountKey');
     // Written back as read, the flow keeps its connection string.
@@ -266,7 +328,11 @@ describe('firehose delivery of flow events to Azure Blob (azurite)', () => {
     const s = await setup({ aws, azure: azureBlobStorage({ maxTries: 1, tryTimeoutMs: 5000 }) });
     const account = s.t.principal.account.id;
     const awsCredential = aCredential(account, { type: 'aws', username: KEY.id, password: KEY.secret });
-    const azureCredential = aCredential(account, { type: 'azure', username: null, password: azurite.connectionString() });
+    const azureCredential = aCredential(account, {
+      type: 'azure',
+      username: null,
+      password: azurite.connectionString(),
+    });
     await s.t.storage.credentials.insert(awsCredential);
     await s.t.storage.credentials.insert(azureCredential);
     const flowId = await s.flow({

@@ -11,7 +11,10 @@ function countingStorage(storage: Storage) {
   const counted: Storage = {
     ...storage,
     jobs: { ...storage.jobs, claim: (...a) => (calls.claims++, storage.jobs.claim(...a)) },
-    rollups: { ...storage.rollups, activeAccounts: (...a) => (calls.detectorPasses++, storage.rollups.activeAccounts(...a)) },
+    rollups: {
+      ...storage.rollups,
+      activeAccounts: (...a) => (calls.detectorPasses++, storage.rollups.activeAccounts(...a)),
+    },
     events: { ...storage.events, purgeExpired: (...a) => (calls.purges++, storage.events.purgeExpired(...a)) },
     spool: { ...storage.spool, purgeDelivered: (...a) => (calls.spoolPurges++, storage.spool.purgeDelivered(...a)) },
   };
@@ -95,7 +98,11 @@ describe('#21.11 service lifecycle', () => {
   it('#21.11 the retention job runs extra purges (e.g. counters) with the cut-off time', async () => {
     const seen: string[] = [];
     const service = createLeadService({ storage: memoryStorage() });
-    service.start({ alerts: false, firehose: false, retention: { also: [{ name: 'counters', run: (before) => (seen.push(before), okAsync(0)) }] } });
+    service.start({
+      alerts: false,
+      firehose: false,
+      retention: { also: [{ name: 'counters', run: (before) => (seen.push(before), okAsync(0)) }] },
+    });
     await until(() => expect(seen).toHaveLength(1));
     await service.close();
     expect(Date.parse(seen[0] as string)).toBeGreaterThan(Date.now() - 60_000);
@@ -104,19 +111,28 @@ describe('#21.11 service lifecycle', () => {
   it('#21.11 close() waits for the export under way, which stops at its next page and is released for the next worker', async () => {
     const w = await world({ exports: { pageSize: 2, worker: { pollMs: 10 } } });
     const at = (i: number) => Date.UTC(2026, 2, 2) + i * 1000;
-    for (let i = 0; i < 10; i++) (await w.storage.events.insert(exportEvent(w.principal.account.id, at(i), { n: i })))._unsafeUnwrap();
+    for (let i = 0; i < 10; i++)
+      (await w.storage.events.insert(exportEvent(w.principal.account.id, at(i), { n: i })))._unsafeUnwrap();
     // Event pages wait for the test, so the export is caught mid-way.
     const waiting: (() => void)[] = [];
     const stepped: Storage = {
       ...w.storage,
       events: {
         ...w.storage.events,
-        query: (q) => ResultAsync.fromSafePromise(new Promise<void>((r) => waiting.push(r))).andThen(() => w.storage.events.query(q)),
+        query: (q) =>
+          ResultAsync.fromSafePromise(new Promise<void>((r) => waiting.push(r))).andThen(() =>
+            w.storage.events.query(q),
+          ),
       },
     };
     const service = w.process({ storage: stepped, exports: { pageSize: 2, worker: { pollMs: 10 } } });
     service.start({ alerts: false, retention: false, firehose: false });
-    const request = { start: '2026-03-01T00:00:00Z', end: '2026-03-10T00:00:00Z', fields: ['lead.n'], email_to: ['ops@example.com'] };
+    const request = {
+      start: '2026-03-01T00:00:00Z',
+      end: '2026-03-10T00:00:00Z',
+      fields: ['lead.n'],
+      email_to: ['ops@example.com'],
+    };
     const exp = (await service.exports.create(w.principal, request))._unsafeUnwrap();
     await until(() => expect(waiting).toHaveLength(1));
     waiting.shift()?.(); // page 1

@@ -8,26 +8,44 @@ describe('logging', () => {
   it('logs every request and every lead step, with no lead data or secrets at info level', async () => {
     const lines: { level: string; obj: object; msg: string | undefined }[] = [];
     const logger: Logger = Object.fromEntries(
-      (['debug', 'info', 'warn', 'error'] as const).map((level) => [level, (obj: object, msg?: string) => lines.push({ level, obj, msg })]),
+      (['debug', 'info', 'warn', 'error'] as const).map((level) => [
+        level,
+        (obj: object, msg?: string) => lines.push({ level, obj, msg }),
+      ]),
     ) as unknown as Logger;
     const buyer = scriptedRecipient('platform-log.outbound.buyer');
     buyer.respondWith({ outcome: 'failure', reason: 'Rejected zelda.quartermaine@example.com' });
     const t = await createTestService({ logger, integrations: [buyer] });
     const { sourceId, recipientId } = await t.entities();
-    const flow = (await t.service.flows.create(t.principal, {
-      name: 'Logged',
-      sources: [{ entity_id: sourceId }],
-      steps: [
-        { type: 'filter', entity_id: recipientId, rule_set: { op: 'and', rules: [{ lhv: 'lead.state', op: 'is equal to', rhv: 'NY' }] } },
-        { type: 'recipient', entity_id: recipientId, module_id: buyer.id },
-      ],
-    }))._unsafeUnwrap();
+    const flow = (
+      await t.service.flows.create(t.principal, {
+        name: 'Logged',
+        sources: [{ entity_id: sourceId }],
+        steps: [
+          {
+            type: 'filter',
+            entity_id: recipientId,
+            rule_set: { op: 'and', rules: [{ lhv: 'lead.state', op: 'is equal to', rhv: 'NY' }] },
+          },
+          { type: 'recipient', entity_id: recipientId, module_id: buyer.id },
+        ],
+      })
+    )._unsafeUnwrap();
     const handle = createHttpHandler(t.service);
     const res = await handle({
       method: 'POST',
       url: `/flows/${flow.id}/sources/${sourceId}/submit`,
-      headers: { 'content-type': 'application/json', 'x-request-id': 'req-42', authorization: 'Bearer not-a-secret-we-log' },
-      body: JSON.stringify({ first_name: 'Zelda', last_name: 'Quartermaine', email: 'zelda.quartermaine@example.com', ssn: '123-45-6789' }),
+      headers: {
+        'content-type': 'application/json',
+        'x-request-id': 'req-42',
+        authorization: 'Bearer not-a-secret-we-log',
+      },
+      body: JSON.stringify({
+        first_name: 'Zelda',
+        last_name: 'Quartermaine',
+        email: 'zelda.quartermaine@example.com',
+        ssn: '123-45-6789',
+      }),
     });
     expect(res.status).toBe(201);
 
@@ -38,6 +56,7 @@ describe('logging', () => {
     expect(request?.obj).toMatchObject({ requestId: 'req-42', method: 'POST', status: 201 });
 
     const info = JSON.stringify(lines.filter((l) => l.level === 'info' || l.level === 'debug'));
-    for (const secret of ['Zelda', 'Quartermaine', 'zelda.quartermaine', '123-45-6789', 'not-a-secret-we-log']) expect(info).not.toContain(secret);
+    for (const secret of ['Zelda', 'Quartermaine', 'zelda.quartermaine', '123-45-6789', 'not-a-secret-we-log'])
+      expect(info).not.toContain(secret);
   });
 });

@@ -12,7 +12,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const semver = createRequire(join(root, 'node_modules/@arethetypeswrong/cli/package.json'))('semver') as {
   satisfies(version: string, range: string): boolean;
 };
-const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { workspaces: string[]; devDependencies: Record<string, string> };
+const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  workspaces: string[];
+  devDependencies: Record<string, string>;
+};
 
 interface Manifest {
   name: string;
@@ -33,17 +36,29 @@ const sources = (dir: string): string[] =>
   readdirSync(dir).flatMap((entry) => {
     const path = join(dir, entry);
     if (statSync(path).isDirectory()) return sources(path);
-    return /\.ts$/.test(entry) && !/\.(test|checks|test-helper)\.ts$/.test(entry) && !entry.startsWith('test-support') ? [path] : [];
+    return /\.ts$/.test(entry) && !/\.(test|checks|test-helper)\.ts$/.test(entry) && !entry.startsWith('test-support')
+      ? [path]
+      : [];
   });
 
 /** The package a bare specifier names: `pg`, `@aws-sdk/client-s3`, `nodemailer/lib/x` → `nodemailer`. */
-const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 
 /** Whether a package, as installed for `dir`, ships its own declarations (else its types come from @types). */
 function hasOwnTypes(dir: string, name: string): boolean {
-  const at = [join(root, dir, 'node_modules', name), join(root, 'node_modules', name)].find((candidate) => existsSync(candidate)) as string;
+  const at = [join(root, dir, 'node_modules', name), join(root, 'node_modules', name)].find((candidate) =>
+    existsSync(candidate),
+  ) as string;
   const pkg = JSON.parse(readFileSync(join(at, 'package.json'), 'utf8')) as Record<string, unknown>;
-  return Boolean(pkg.types ?? pkg.typings) || JSON.stringify(pkg.exports ?? {}).includes('"types"') || existsSync(join(at, 'index.d.ts'));
+  return (
+    Boolean(pkg.types ?? pkg.typings) ||
+    JSON.stringify(pkg.exports ?? {}).includes('"types"') ||
+    existsSync(join(at, 'index.d.ts'))
+  );
 }
 
 /** Every import of a source file, and whether it imports types only (what can surface in the emitted declarations). */
@@ -54,7 +69,12 @@ function importsOf(file: string): { specifier: string; typeOnly: boolean }[] {
     const clause = statement.importClause;
     const bindings = clause?.namedBindings;
     const typeOnly = Boolean(
-      clause?.isTypeOnly || (clause && !clause.name && bindings && ts.isNamedImports(bindings) && bindings.elements.every((e) => e.isTypeOnly)),
+      clause?.isTypeOnly ||
+        (clause &&
+          !clause.name &&
+          bindings &&
+          ts.isNamedImports(bindings) &&
+          bindings.elements.every((e) => e.isTypeOnly)),
     );
     return [{ specifier: statement.moduleSpecifier.text, typeOnly }];
   });
@@ -90,9 +110,11 @@ describe('published manifests', () => {
           const name = packageOf(fileName);
           // The client inlines core's types into its declarations (tsup dts resolve) and never imports it at run time.
           if (pkg.name === '@leadroute/client' && name === '@leadroute/core') continue;
-          if (!(name in declared)) problems.push(`${pkg.name}: ${file.slice(root.length)} imports ${fileName}, not declared`);
+          if (!(name in declared))
+            problems.push(`${pkg.name}: ${file.slice(root.length)} imports ${fileName}, not declared`);
           // Types imported from a package without its own: the declarations we ship import them too.
-          else if (typeOnly && !hasOwnTypes(dir, name) && !(`@types/${name}` in (pkg.dependencies ?? {}))) problems.push(`${pkg.name}: @types/${name} not a dependency`);
+          else if (typeOnly && !hasOwnTypes(dir, name) && !(`@types/${name}` in (pkg.dependencies ?? {})))
+            problems.push(`${pkg.name}: @types/${name} not a dependency`);
         }
       }
     }
@@ -116,12 +138,15 @@ describe('published manifests', () => {
 
   it('#21.6 caret ranges for dependencies, peer floors no higher than what the repository tests, engines, LICENSE and README', () => {
     for (const { dir, pkg } of published) {
-      for (const [name, range] of Object.entries(pkg.dependencies ?? {})) expect(range, `${pkg.name} → ${name}`).toMatch(/^\^\d/);
+      for (const [name, range] of Object.entries(pkg.dependencies ?? {}))
+        expect(range, `${pkg.name} → ${name}`).toMatch(/^\^\d/);
       for (const [name, range] of Object.entries(pkg.peerDependencies ?? {})) {
         // The version the repository's suite runs must satisfy the range (package-check.sh installs the floor).
         const tested = name.startsWith('@leadroute/') ? '0.1.0' : rootPkg.devDependencies[name];
         expect(tested, `${pkg.name} → ${name} is not installed for tests`).toBeDefined();
-        expect(semver.satisfies(tested as string, range), `${pkg.name} → ${name}@${range} refuses ${tested}`).toBe(true);
+        expect(semver.satisfies(tested as string, range), `${pkg.name} → ${name}@${range} refuses ${tested}`).toBe(
+          true,
+        );
       }
       expect(pkg.engines?.node, pkg.name).toBe('>=22');
       expect(existsSync(join(root, dir, 'LICENSE')), `${dir}/LICENSE`).toBe(true);

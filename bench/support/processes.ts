@@ -30,7 +30,9 @@ function cpuMs(): number {
 function inChild(worker: string, url: string, options: object): Promise<Measured> {
   return new Promise((resolve, reject) => {
     const cpuStart = cpuMs();
-    const child = spawn(process.execPath, [...process.execArgv, here(worker), JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...process.execArgv, here(worker), JSON.stringify(options)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString('utf8');
@@ -40,14 +42,16 @@ function inChild(worker: string, url: string, options: object): Promise<Measured
       const cpu = cpuMs() - cpuStart;
       if (code !== 0) return reject(new Error(`[bench] load generator exited with ${code}`));
       const result = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as LoadResult;
-      if (result.non2xx > 0 || result.errors > 0) return reject(new Error(`[bench] ${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`));
+      if (result.non2xx > 0 || result.errors > 0)
+        return reject(new Error(`[bench] ${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`));
       resolve({ ...result, cpuMsPerRequest: result.total > 0 ? cpu / result.total : Number.NaN });
     });
   });
 }
 
 /** One autocannon round (as many requests as `connections` keep in flight), in a child process. */
-export const load = (options: autocannon.Options): Promise<Measured> => inChild('./load-worker.ts', options.url, options);
+export const load = (options: autocannon.Options): Promise<Measured> =>
+  inChild('./load-worker.ts', options.url, options);
 
 /** POSTs `body` at a fixed `rate` per second for `duration` seconds, open loop (rate-worker.ts), in a child process. */
 export const loadAtRate = (options: { url: string; body: string; rate: number; duration: number }): Promise<Measured> =>
@@ -56,7 +60,9 @@ export const loadAtRate = (options: { url: string; body: string; rate: number; d
 /** Starts the recipient server in a child process; resolves its URL and a stop function. */
 export function startRecipient(): Promise<{ url: string; stop: () => void }> {
   return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, [...process.execArgv, here('./recipient-worker.ts')], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    const child: ChildProcess = spawn(process.execPath, [...process.execArgv, here('./recipient-worker.ts')], {
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    });
     child.on('error', reject);
     child.stdout?.once('data', (chunk: Buffer) => {
       const port = Number(chunk.toString('utf8').trim());

@@ -23,7 +23,14 @@ const one = (): Promise<void> =>
   new Promise((resolve) => {
     const started = process.hrtime.bigint();
     const req = request(
-      { host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(options.body) } },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(options.body) },
+      },
       (res) => {
         res.resume();
         res.on('end', () => {
@@ -54,4 +61,6 @@ agent.destroy();
 latencies.sort((a, b) => a - b);
 const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
 const seconds = (performance.now() - start) / 1000;
-process.stdout.write(`${JSON.stringify({ rps: latencies.length / seconds, total: latencies.length, p50: at(0.5), p99: at(0.99), non2xx, errors, timeouts: 0 })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ rps: latencies.length / seconds, total: latencies.length, p50: at(0.5), p99: at(0.99), non2xx, errors, timeouts: 0 })}\n`,
+);

@@ -17,7 +17,17 @@ import * as testkit from '@leadroute/testkit';
 type IsAny<T> = 0 extends 1 & T ? true : false;
 type Assert<T extends false> = T;
 
-export type Modules = [typeof azure, typeof client, typeof core, typeof express, typeof fastify, typeof memory, typeof mongo, typeof postgres, typeof s3];
+export type Modules = [
+  typeof azure,
+  typeof client,
+  typeof core,
+  typeof express,
+  typeof fastify,
+  typeof memory,
+  typeof mongo,
+  typeof postgres,
+  typeof s3,
+];
 export type More = [typeof smtp, typeof testkit];
 // #21.3: the pg pool and the nodemailer transport options are typed, not silently `any`.
 export type PgPool = Assert<IsAny<postgres.PostgresStorageOptions['pool']>>;

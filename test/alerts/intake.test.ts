@@ -12,7 +12,15 @@ describe('alerts from leads submitted through intake (recorder -> rollups -> det
         name: 'Auto Leads',
         sources: [{ entity_id: sourceId }],
         steps: [
-          { type: 'filter', entity_id: recipientId, rule_set: { op: 'and', reason: 'Duplicate lead', rules: [{ lhv: 'lead.email', op: 'is equal to', rhv: 'dup@example.com' }] } },
+          {
+            type: 'filter',
+            entity_id: recipientId,
+            rule_set: {
+              op: 'and',
+              reason: 'Duplicate lead',
+              rules: [{ lhv: 'lead.email', op: 'is equal to', rhv: 'dup@example.com' }],
+            },
+          },
           { type: 'recipient', entity_id: recipientId, module_id: t.recipient.id },
         ],
       })
@@ -37,8 +45,16 @@ describe('alerts from leads submitted through intake (recorder -> rollups -> det
       ['duplicate-leads', 'warning'],
       ['new-source', 'info'],
     ]);
-    expect(alerts[0]).toMatchObject({ key: `recipient-failure:${t.principal.account.id}:${recipientId}`, entity_name: 'Test Buyer', data: { total: 40, count: 18, rate: 0.45 } });
-    expect(alerts[1]).toMatchObject({ key: `duplicate-leads:${t.principal.account.id}:${sourceId}`, data: { total: 55, count: 15, rate: 0.2727 }, outcome: 'failure' });
+    expect(alerts[0]).toMatchObject({
+      key: `recipient-failure:${t.principal.account.id}:${recipientId}`,
+      entity_name: 'Test Buyer',
+      data: { total: 40, count: 18, rate: 0.45 },
+    });
+    expect(alerts[1]).toMatchObject({
+      key: `duplicate-leads:${t.principal.account.id}:${sourceId}`,
+      data: { total: 55, count: 15, rate: 0.2727 },
+      outcome: 'failure',
+    });
     // Warnings sort by today's affected volume: 18 failures before 15 duplicates.
 
     // The next hour is clean.

@@ -37,7 +37,12 @@ describe('no-leads', () => {
     s.clock.advance(4 * HOUR); // 22:00Z: six hours silent
     await s.detect();
     const [critical] = await s.alerts();
-    expect(critical).toMatchObject({ key, severity: 'critical', first_seen_at: alert?.first_seen_at, data: { hours_silent: 6 } });
+    expect(critical).toMatchObject({
+      key,
+      severity: 'critical',
+      first_seen_at: alert?.first_seen_at,
+      data: { hours_silent: 6 },
+    });
 
     s.clock.advance(HOUR / 2);
     await leads(s, 0, 3);
@@ -73,7 +78,17 @@ describe('new-source', () => {
     const [alert, ...rest] = await s.alerts();
     expect(rest).toEqual([]);
     // #19.5: not flow-scoped, so flow_id (and flow_name) is null, as the spec's own example says.
-    expect(alert).toMatchObject({ key, type: 'new-source', severity: 'info', entity_id: s.sourceId, entity_name: 'Test Vendor', flow_id: null, flow_name: null, message: 'New source: Test Vendor', data: { total: 1 } });
+    expect(alert).toMatchObject({
+      key,
+      type: 'new-source',
+      severity: 'info',
+      entity_id: s.sourceId,
+      entity_name: 'Test Vendor',
+      flow_id: null,
+      flow_name: null,
+      message: 'New source: Test Vendor',
+      data: { total: 1 },
+    });
     expect(alert?.detail).toContain('First lead from Test Vendor at 2026-01-15 10:00 (America/New_York)');
 
     s.clock.advance(60_000);

@@ -20,19 +20,27 @@ interface RateCase {
 }
 
 const recipientStep = (s: Scenario) => ({ kind: 'recipient' as const, recipient_id: s.recipientId, step_id: 'step01' });
-const sourceCells = (outcome: string, category: string): Spike => (_s, hits) => [{ count: 40 - hits }, { outcome, category, count: hits }];
+const sourceCells =
+  (outcome: string, category: string): Spike =>
+  (_s, hits) => [{ count: 40 - hits }, { outcome, category, count: hits }];
 /** A consent-certificate step (entity: the recipient) that hits `hits` of the source's 40 leads. */
-const certStep = (outcome: string, category: string): Spike => (s, hits) => [
-  { count: 40 },
-  { ...recipientStep(s), count: 40 - hits },
-  { ...recipientStep(s), outcome, category, count: hits },
-];
+const certStep =
+  (outcome: string, category: string): Spike =>
+  (s, hits) => [
+    { count: 40 },
+    { ...recipientStep(s), count: 40 - hits },
+    { ...recipientStep(s), outcome, category, count: hits },
+  ];
 
 const CASES: RateCase[] = [
   {
     type: 'recipient-failure',
     unit: 'recipient',
-    spike: (s, hits) => [{ count: 40 }, { ...recipientStep(s), count: 40 - hits }, { ...recipientStep(s), outcome: 'failure', count: hits }],
+    spike: (s, hits) => [
+      { count: 40 },
+      { ...recipientStep(s), count: 40 - hits },
+      { ...recipientStep(s), outcome: 'failure', count: hits },
+    ],
     created: { hits: 30, severity: 'serious' },
     persisted: { hits: 38, severity: 'critical' },
     message: 'Test Buyer is failing leads',
@@ -41,7 +49,11 @@ const CASES: RateCase[] = [
   {
     type: 'recipient-skip',
     unit: 'recipient',
-    spike: (s, hits) => [{ count: 40 }, { ...recipientStep(s), count: 40 - hits }, { ...recipientStep(s), outcome: 'skip', count: hits }],
+    spike: (s, hits) => [
+      { count: 40 },
+      { ...recipientStep(s), count: 40 - hits },
+      { ...recipientStep(s), outcome: 'skip', count: hits },
+    ],
     created: { hits: 30, severity: 'warning' },
     persisted: { hits: 38, severity: 'serious' },
     message: 'Test Buyer is skipping leads',
@@ -58,9 +70,34 @@ const CASES: RateCase[] = [
     kinds: ['created', 'resolved'],
     alert: { kind: 'failure' },
   },
-  { type: 'duplicate-leads', unit: 'source', spike: sourceCells('failure', 'duplicate'), created: { hits: 24, severity: 'serious' }, persisted: { hits: 12, severity: 'warning' }, message: 'Test Vendor is sending duplicate leads', kinds: ['created', 'severity_change', 'resolved'], alert: { outcome: 'failure' } },
-  { type: 'invalid-email', unit: 'source', spike: sourceCells('failure', 'invalid-email'), created: { hits: 24, severity: 'serious' }, persisted: { hits: 12, severity: 'warning' }, message: 'Test Vendor is sending invalid e-mail addresses', kinds: ['created', 'severity_change', 'resolved'] },
-  { type: 'invalid-phone', unit: 'source', spike: sourceCells('failure', 'invalid-phone'), created: { hits: 12, severity: 'warning' }, persisted: { hits: 24, severity: 'serious' }, message: 'Test Vendor is sending invalid phone numbers', kinds: ['created', 'severity_change', 'resolved'] },
+  {
+    type: 'duplicate-leads',
+    unit: 'source',
+    spike: sourceCells('failure', 'duplicate'),
+    created: { hits: 24, severity: 'serious' },
+    persisted: { hits: 12, severity: 'warning' },
+    message: 'Test Vendor is sending duplicate leads',
+    kinds: ['created', 'severity_change', 'resolved'],
+    alert: { outcome: 'failure' },
+  },
+  {
+    type: 'invalid-email',
+    unit: 'source',
+    spike: sourceCells('failure', 'invalid-email'),
+    created: { hits: 24, severity: 'serious' },
+    persisted: { hits: 12, severity: 'warning' },
+    message: 'Test Vendor is sending invalid e-mail addresses',
+    kinds: ['created', 'severity_change', 'resolved'],
+  },
+  {
+    type: 'invalid-phone',
+    unit: 'source',
+    spike: sourceCells('failure', 'invalid-phone'),
+    created: { hits: 12, severity: 'warning' },
+    persisted: { hits: 24, severity: 'serious' },
+    message: 'Test Vendor is sending invalid phone numbers',
+    kinds: ['created', 'severity_change', 'resolved'],
+  },
   {
     type: 'missing-tf-cert',
     unit: 'source',
@@ -126,7 +163,12 @@ describe.each(CASES)('$type', (c) => {
     s.clock.advance(HOUR);
     await s.detect();
     const [persisted] = await s.alerts();
-    expect(persisted).toMatchObject({ key: keyOf(s), severity: c.persisted.severity, first_seen_at: created?.first_seen_at, last_seen_at: new Date(s.clock.now()).toISOString() });
+    expect(persisted).toMatchObject({
+      key: keyOf(s),
+      severity: c.persisted.severity,
+      first_seen_at: created?.first_seen_at,
+      last_seen_at: new Date(s.clock.now()).toISOString(),
+    });
     expect(persisted?.data.rate).toBe(c.persisted.hits / 40);
 
     // Recovery.
@@ -137,7 +179,9 @@ describe.each(CASES)('$type', (c) => {
 
     const entries = await s.timeline(keyOf(s), 1);
     expect(entries.map((e) => e.kind)).toEqual([...c.kinds].reverse());
-    expect(entries.every((e) => e.visibility === 'customer' && e.source === 'collector' && e.actor.type === 'system')).toBe(true);
+    expect(
+      entries.every((e) => e.visibility === 'customer' && e.source === 'collector' && e.actor.type === 'system'),
+    ).toBe(true);
     expect(await s.timeline(keyOf(s), 2)).toEqual(entries);
     expect(await s.timeline(keyOf(s), 50)).toEqual(entries);
   });
@@ -146,7 +190,10 @@ describe.each(CASES)('$type', (c) => {
     const s = await scenario();
     await s.normalWeek();
     // 40 leads scaled down to 15, every one hit.
-    await s.traffic(0, c.spike(s, 40).map((cell) => ({ ...cell, count: Math.min(cell.count ?? 0, 15) })));
+    await s.traffic(
+      0,
+      c.spike(s, 40).map((cell) => ({ ...cell, count: Math.min(cell.count ?? 0, 15) })),
+    );
     s.clock.advance(HOUR);
     await s.detect();
     expect(await s.alerts()).toEqual([]);
@@ -157,7 +204,11 @@ describe('rate alerts', () => {
   it('hysteresis: a rate just under the firing threshold keeps an active alert, one under 0.8 of it resolves it', async () => {
     const s = await scenario();
     await s.normalWeek();
-    const failing = (hits: number) => [{ count: 40 }, { kind: 'recipient' as const, recipient_id: s.recipientId, count: 40 - hits }, { kind: 'recipient' as const, recipient_id: s.recipientId, outcome: 'failure', count: hits }];
+    const failing = (hits: number) => [
+      { count: 40 },
+      { kind: 'recipient' as const, recipient_id: s.recipientId, count: 40 - hits },
+      { kind: 'recipient' as const, recipient_id: s.recipientId, outcome: 'failure', count: hits },
+    ];
     await s.traffic(0, failing(20));
     s.clock.advance(HOUR);
     await s.detect();
@@ -189,7 +240,9 @@ describe('rate alerts', () => {
     expect(alert).toMatchObject({ kind: 'error', message: 'Leads from Test Vendor are failing with errors' });
     const kinds = (await s.timeline(alert?.key ?? '', 50)).map((e) => e.kind);
     expect(kinds).toEqual(['message_change', 'relabel', 'created']);
-    const entries = (await s.service.alerts.activity(s.principal, alert?.key ?? '', new URLSearchParams('kind=relabel')))._unsafeUnwrap();
+    const entries = (
+      await s.service.alerts.activity(s.principal, alert?.key ?? '', new URLSearchParams('kind=relabel'))
+    )._unsafeUnwrap();
     expect(entries.entries).toHaveLength(1);
     expect(entries.entries[0]?.data).toMatchObject({ from: { kind: 'failure' }, to: { kind: 'error' } });
   });
@@ -211,7 +264,12 @@ describe('rate alerts', () => {
 
   it('a rate well above its own high baseline is needed: a recipient that always fails half its leads raises nothing', async () => {
     const s = await scenario();
-    for (let h = 0; h <= 168; h++) await s.traffic(h, [{ count: 40 }, { kind: 'recipient', recipient_id: s.recipientId, count: 20 }, { kind: 'recipient', recipient_id: s.recipientId, outcome: 'failure', count: 20 }]);
+    for (let h = 0; h <= 168; h++)
+      await s.traffic(h, [
+        { count: 40 },
+        { kind: 'recipient', recipient_id: s.recipientId, count: 20 },
+        { kind: 'recipient', recipient_id: s.recipientId, outcome: 'failure', count: 20 },
+      ]);
     s.clock.advance(HOUR);
     await s.detect();
     expect(await s.alerts()).toEqual([]);
@@ -222,7 +280,10 @@ describe('rate alerts', () => {
     await s.normalWeek();
     await s.traffic(0, [{ count: 40 }, { kind: 'recipient', recipient_id: s.recipientId, count: 40 }]); // 15:00 -> 14:00 after advancing
     s.clock.advance(HOUR + HOUR / 2);
-    await s.traffic(0, [{ count: 20 }, { kind: 'recipient', recipient_id: s.recipientId, outcome: 'failure', count: 20 }]);
+    await s.traffic(0, [
+      { count: 20 },
+      { kind: 'recipient', recipient_id: s.recipientId, outcome: 'failure', count: 20 },
+    ]);
     await s.detect();
     const [alert] = await s.alerts();
     // 20 failures of 20 + 40/2 = 40 leads.

@@ -28,7 +28,14 @@ describe('detector scheduling', () => {
 
   it('a lease left by a crashed process is taken over once it expires', async () => {
     const s = await spiking();
-    (await s.storage.alerts.tryLease(`alerts:${s.accountId}`, 'crashed-process', new Date(s.clock.now()).toISOString(), new Date(s.clock.now() + 60_000).toISOString()))._unsafeUnwrap();
+    (
+      await s.storage.alerts.tryLease(
+        `alerts:${s.accountId}`,
+        'crashed-process',
+        new Date(s.clock.now()).toISOString(),
+        new Date(s.clock.now() + 60_000).toISOString(),
+      )
+    )._unsafeUnwrap();
     expect((await s.service.alerts.detect())._unsafeUnwrap()).toMatchObject({ accounts: 0, skipped: 1 });
     s.clock.advance(60_000);
     expect((await s.service.alerts.detect())._unsafeUnwrap()).toMatchObject({ accounts: 1, created: 1 });

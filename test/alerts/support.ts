@@ -37,8 +37,10 @@ export async function scenario(options: { start?: string } = {}): Promise<Scenar
     })
   )._unsafeUnwrap();
   const accountId = t.principal.account.id;
-  const hourAt = (hoursAgo: number) => new Date(Math.floor(t.clock.now() / HOUR) * HOUR - hoursAgo * HOUR).toISOString();
-  const cell = (hour: string, c: Partial<RollupRow>): RollupRow => aRollupRow(accountId, { hour, flow_id: flow.id, source_id: sourceId, ...c });
+  const hourAt = (hoursAgo: number) =>
+    new Date(Math.floor(t.clock.now() / HOUR) * HOUR - hoursAgo * HOUR).toISOString();
+  const cell = (hour: string, c: Partial<RollupRow>): RollupRow =>
+    aRollupRow(accountId, { hour, flow_id: flow.id, source_id: sourceId, ...c });
   const s: Scenario = {
     ...t,
     flowId: flow.id,

@@ -15,7 +15,10 @@ describe('#21.12 the production server with export files in Azure Blob Storage',
   const api = async (path: string, body?: unknown, auth = true) => {
     const res = await fetch(`${server.url}${path}`, {
       method: body === undefined ? 'GET' : 'POST',
-      headers: { ...(auth ? { authorization: AUTH } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...(auth ? { authorization: AUTH } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -47,12 +50,23 @@ describe('#21.12 the production server with export files in Azure Blob Storage',
   }, 60_000);
 
   it('#21.12 writes the export CSV to the container and links to it with a read-only SAS URL', async () => {
-    expect(server.logs.find((l) => l.msg === 'leadroute listening')).toMatchObject({ storage: 'memory', exportFiles: 'azure' });
+    expect(server.logs.find((l) => l.msg === 'leadroute listening')).toMatchObject({
+      storage: 'memory',
+      exportFiles: 'azure',
+    });
     const source = await api('/entities', { name: 'Blob Vendor', source: 'seller', recipient: null, module_ids: [] });
     const flow = await api('/flows', { name: 'Blob flow', sources: [{ entity_id: source.body.id }], steps: [] });
-    const lead = await api(`/flows/${flow.body.id}/sources/${source.body.id}/submit`, { email: 'blob@example.com' }, false);
+    const lead = await api(
+      `/flows/${flow.body.id}/sources/${source.body.id}/submit`,
+      { email: 'blob@example.com' },
+      false,
+    );
     expect(lead.body).toMatchObject({ outcome: 'success' });
-    const exp = await api('/exports', { start: '2020-01-01T00:00:00Z', end: '2100-01-01T00:00:00Z', fields: ['type', 'vars.lead.email'] });
+    const exp = await api('/exports', {
+      start: '2020-01-01T00:00:00Z',
+      end: '2100-01-01T00:00:00Z',
+      fields: ['type', 'vars.lead.email'],
+    });
     expect(exp.status).toBe(201);
     for (const deadline = Date.now() + 30_000; ; ) {
       if ((await api(`/exports/${exp.body.id}`)).body.status === 'complete') break;
@@ -60,7 +74,9 @@ describe('#21.12 the production server with export files in Azure Blob Storage',
       await new Promise((r) => setTimeout(r, 100));
     }
     const link = new URL((await api(`/exports/${exp.body.id}/file`)).body.url as string);
-    expect(link.pathname).toMatch(new RegExp(`^/devstoreaccount1/${CONTAINER}/lr/exports/[0-9a-f]{24}/${exp.body.id}-1\\.csv$`));
+    expect(link.pathname).toMatch(
+      new RegExp(`^/devstoreaccount1/${CONTAINER}/lr/exports/[0-9a-f]{24}/${exp.body.id}-1\\.csv$`),
+    );
     expect(link.searchParams.get('sp')).toBe('r');
     expect(await (await fetch(link)).text()).toBe('type,vars.lead.email\nsource,blob@example.com\n');
     server.child.kill('SIGTERM');

@@ -21,7 +21,12 @@ describe('#21.12 the production server configuration', () => {
     });
     // The table's defaults are the ones applied.
     const documented = Object.fromEntries(ENV_VARS.map((v) => [v.name, v.default]));
-    expect(documented).toMatchObject({ PORT: '3000', HOST: '127.0.0.1', LEADROUTE_EXPORT_PAGE_SIZE: '1000', LEADROUTE_SHUTDOWN_TIMEOUT_MS: '20000' });
+    expect(documented).toMatchObject({
+      PORT: '3000',
+      HOST: '127.0.0.1',
+      LEADROUTE_EXPORT_PAGE_SIZE: '1000',
+      LEADROUTE_SHUTDOWN_TIMEOUT_MS: '20000',
+    });
   });
 
   it('#21.12 reads PostgreSQL, S3, SMTP, alert settings and the bootstrap account', () => {
@@ -38,7 +43,10 @@ describe('#21.12 the production server configuration', () => {
       LEADROUTE_BOOTSTRAP_API_KEY: 'k'.repeat(20),
     })._unsafeUnwrap();
     expect(config.database).toEqual({ url: 'postgres://u:p@db/leadroute', schema: 'lr', poolMax: 10 });
-    expect(config.s3).toMatchObject({ forcePathStyle: true, exports: { bucket: 'exports', accessKeyId: 'AKIA', secretAccessKey: 'secret', prefix: '' } });
+    expect(config.s3).toMatchObject({
+      forcePathStyle: true,
+      exports: { bucket: 'exports', accessKeyId: 'AKIA', secretAccessKey: 'secret', prefix: '' },
+    });
     expect(config.smtp).toEqual({ url: 'smtp://mail:25', from: 'Leadroute <leadroute@localhost>' });
     expect(config.alerts.settings).toEqual({ email_to: ['ops@example.com'] });
     expect(config.bootstrap).toEqual({ name: 'Ops', apiKey: 'k'.repeat(20), timeZone: 'UTC' });
@@ -62,11 +70,20 @@ describe('#21.12 the production server configuration', () => {
 
 describe('#21.12 export files in Azure Blob', () => {
   it('#21.12 reads the Azure export container, and refuses two export destinations or half a setting', () => {
-    const azure = { LEADROUTE_AZURE_CONNECTION_STRING: 'AccountName=a;AccountKey=k', LEADROUTE_AZURE_CONTAINER: 'exports' };
-    expect(readConfig(azure)._unsafeUnwrap().azure.exports).toEqual({ connectionString: 'AccountName=a;AccountKey=k', container: 'exports', prefix: '' });
+    const azure = {
+      LEADROUTE_AZURE_CONNECTION_STRING: 'AccountName=a;AccountKey=k',
+      LEADROUTE_AZURE_CONTAINER: 'exports',
+    };
+    expect(readConfig(azure)._unsafeUnwrap().azure.exports).toEqual({
+      connectionString: 'AccountName=a;AccountKey=k',
+      container: 'exports',
+      prefix: '',
+    });
     const s3 = { LEADROUTE_S3_BUCKET: 'b', LEADROUTE_S3_ACCESS_KEY_ID: 'id', LEADROUTE_S3_SECRET_ACCESS_KEY: 'secret' };
     expect(readConfig({ ...azure, ...s3 })._unsafeUnwrapErr()).toEqual([expect.stringContaining('not both')]);
-    expect(readConfig({ LEADROUTE_AZURE_CONTAINER: 'exports' })._unsafeUnwrapErr()).toEqual([expect.stringContaining('go together')]);
+    expect(readConfig({ LEADROUTE_AZURE_CONTAINER: 'exports' })._unsafeUnwrapErr()).toEqual([
+      expect.stringContaining('go together'),
+    ]);
   });
 });
 
@@ -85,7 +102,11 @@ describe('#21.12 the JSON-lines logger', () => {
     const [info, error, warn] = lines.map((l) => JSON.parse(l));
     expect(info).toMatchObject({ level: 'info', service: 'leadroute', url: 'http://x', msg: 'listening' });
     expect(Number.isNaN(Date.parse(info.time))).toBe(false);
-    expect(error).toMatchObject({ level: 'error', err: { name: 'Error', message: 'boom', cause: { message: 'root' } }, msg: 'failed' });
+    expect(error).toMatchObject({
+      level: 'error',
+      err: { name: 'Error', message: 'boom', cause: { message: 'root' } },
+      msg: 'failed',
+    });
     expect(warn).toMatchObject({ level: 'warn', msg: 'odd' });
   });
 });

@@ -44,7 +44,10 @@ describe.runIf(enabled)('#21.13 the production server on PostgreSQL, S3 and SMTP
   const api = async (path: string, init: { method?: string; body?: unknown; auth?: boolean } = {}) => {
     const res = await fetch(`${server.url}${path}`, {
       method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers: { ...(init.auth === false ? {} : { authorization: AUTH }), ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...(init.auth === false ? {} : { authorization: AUTH }),
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
     });
     const text = await res.text();
@@ -61,7 +64,10 @@ describe.runIf(enabled)('#21.13 the production server on PostgreSQL, S3 and SMTP
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+          mails.push({
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw: Buffer.concat(chunks).toString('utf8'),
+          });
           callback();
         });
       },
@@ -84,7 +90,10 @@ describe.runIf(enabled)('#21.13 the production server on PostgreSQL, S3 and SMTP
       LEADROUTE_BOOTSTRAP_ACCOUNT_NAME: 'Deploy Test',
       LEADROUTE_BOOTSTRAP_API_KEY: API_KEY,
       // A new source raises a serious alert, e-mailed to ops, so one lead is enough.
-      LEADROUTE_ALERT_SETTINGS: JSON.stringify({ email_to: ['ops@example.com'], types: { 'new-source': { send_email: true, severity: 'serious' } } }),
+      LEADROUTE_ALERT_SETTINGS: JSON.stringify({
+        email_to: ['ops@example.com'],
+        types: { 'new-source': { send_email: true, severity: 'serious' } },
+      }),
       LEADROUTE_ALERT_INTERVAL_MS: '300',
       LEADROUTE_EXPORT_POLL_MS: '200',
       // Small pages make a long export out of a few thousand events, so SIGTERM finds it mid-way.
@@ -104,7 +113,9 @@ describe.runIf(enabled)('#21.13 the production server on PostgreSQL, S3 and SMTP
 
   it('#21.12 runs the command line of the Docker image, which is also the workspace start script', () => {
     expect(imageCommand).toEqual(['node', '--import', 'tsx', 'servers/leadroute/src/main.ts']);
-    const pkg = JSON.parse(readFileSync(`${root}servers/leadroute/package.json`, 'utf8')) as { scripts: { start: string } };
+    const pkg = JSON.parse(readFileSync(`${root}servers/leadroute/package.json`, 'utf8')) as {
+      scripts: { start: string };
+    };
     expect(pkg.scripts.start).toBe(imageCommand.join(' ').replace('servers/leadroute/', ''));
     // The image installs every workspace's dependencies: a workspace the Dockerfile forgets breaks `npm ci` there.
     const workspaces = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { workspaces: string[] }).workspaces;
@@ -114,12 +125,18 @@ describe.runIf(enabled)('#21.13 the production server on PostgreSQL, S3 and SMTP
   it('#21.12 answers /healthz and /readyz (database reachable) outside the API, and logs JSON lines', async () => {
     expect(await api('/healthz', { auth: false })).toEqual({ status: 200, body: { status: 'ok' } });
     expect(await api('/readyz', { auth: false })).toEqual({ status: 200, body: { status: 'ready', database: 'ok' } });
-    expect(server.logs.find((l) => l.msg === 'background jobs started')).toMatchObject({ level: 'info', jobs: ['exports', 'alerts', 'retention', 'firehose'] });
+    expect(server.logs.find((l) => l.msg === 'background jobs started')).toMatchObject({
+      level: 'info',
+      jobs: ['exports', 'alerts', 'retention', 'firehose'],
+    });
     expect(server.logs.find((l) => l.msg === 'database migrated')).toMatchObject({ schema });
   });
 
   it('#21.10 answers a path that is no endpoint with a problem document, as the API answers a missing resource', async () => {
-    expect(await api('/no-such-endpoint')).toMatchObject({ status: 404, body: { status: 404, code: 'NotFound', detail: expect.stringContaining('No endpoint /no-such-endpoint') } });
+    expect(await api('/no-such-endpoint')).toMatchObject({
+      status: 404,
+      body: { status: 404, code: 'NotFound', detail: expect.stringContaining('No endpoint /no-such-endpoint') },
+    });
   });
 
   it("#21.12 the README's Deploy check runs verbatim against it", async () => {
@@ -150,15 +167,23 @@ describe.runIf(enabled)('#21.13 the production server on PostgreSQL, S3 and SMTP
   });
 
   it('#21.13 a lead from a new source raises an alert whose e-mail reaches the SMTP server', async () => {
-    const source = await api('/entities', { body: { name: 'Alert Vendor', source: 'seller', recipient: null, module_ids: [] } });
+    const source = await api('/entities', {
+      body: { name: 'Alert Vendor', source: 'seller', recipient: null, module_ids: [] },
+    });
     expect(source.status).toBe(201);
-    const flow = await api('/flows', { body: { name: 'Alerting flow', sources: [{ entity_id: source.body.id }], steps: [] } });
+    const flow = await api('/flows', {
+      body: { name: 'Alerting flow', sources: [{ entity_id: source.body.id }], steps: [] },
+    });
     expect(flow.status).toBe(201);
     const submit = `/flows/${flow.body.id}/sources/${source.body.id}/submit`;
     const lead = await api(submit, { auth: false, body: { first_name: 'Grace', email: 'grace@example.com' } });
     expect(lead.body).toMatchObject({ outcome: 'success' });
     const deadline = Date.now() + 30_000;
-    const about = (m: Mail) => m.raw.replace(/=\r?\n/g, '').replace(/\r?\n[ \t]+/g, ' ').includes('Alert Vendor');
+    const about = (m: Mail) =>
+      m.raw
+        .replace(/=\r?\n/g, '')
+        .replace(/\r?\n[ \t]+/g, ' ')
+        .includes('Alert Vendor');
     while (!mails.some(about) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     const mail = mails.find(about);
     expect(mail, 'an alert e-mail about the new source').toBeDefined();
@@ -171,7 +196,9 @@ describe.runIf(enabled)('#21.13 the production server on PostgreSQL, S3 and SMTP
   it('#21.13 SIGTERM mid-export: the server exits 0 within the bound; after a restart the export completes into the bucket', async () => {
     // Thousands of events in a moment: copies of one recorded event, written straight to the schema.
     const s = `"${schema}"`;
-    const template = await pool.query<{ id: string; account_id: string }>(`SELECT id, account_id FROM ${s}.events ORDER BY id LIMIT 1`);
+    const template = await pool.query<{ id: string; account_id: string }>(
+      `SELECT id, account_id FROM ${s}.events ORDER BY id LIMIT 1`,
+    );
     const { id: templateId, account_id: accountId } = template.rows[0] as { id: string; account_id: string };
     await pool.query(
       `INSERT INTO ${s}.events (id, account_id, type, start_timestamp, lead_id, flow_id, key, expires_at, body)
@@ -180,11 +207,18 @@ describe.runIf(enabled)('#21.13 the production server on PostgreSQL, S3 and SMTP
        WHERE e.id = $1`,
       [templateId, SEEDED],
     );
-    const total = Number((await pool.query(`SELECT count(*) FROM ${s}.events WHERE account_id = $1`, [accountId])).rows[0].count);
+    const total = Number(
+      (await pool.query(`SELECT count(*) FROM ${s}.events WHERE account_id = $1`, [accountId])).rows[0].count,
+    );
     expect(total).toBeGreaterThan(SEEDED);
 
     const created = await api('/exports', {
-      body: { start: '2020-01-01T00:00:00Z', end: '2100-01-01T00:00:00Z', fields: ['id', 'type'], email_to: ['reports@example.com'] },
+      body: {
+        start: '2020-01-01T00:00:00Z',
+        end: '2100-01-01T00:00:00Z',
+        fields: ['id', 'type'],
+        email_to: ['reports@example.com'],
+      },
     });
     expect(created.status).toBe(201);
     const exportId = created.body.id as string;
@@ -211,7 +245,10 @@ describe.runIf(enabled)('#21.13 the production server on PostgreSQL, S3 and SMTP
     expect(halfway).toMatchObject({ status: 'processing' });
     expect(halfway?.exported_docs).toBeLessThan(total);
     expect(halfway?.file_key).toBeUndefined();
-    expect((await storage.jobs.get(EXPORT_JOB, exportId))._unsafeUnwrap()).toMatchObject({ state: 'pending', attempts: 1 });
+    expect((await storage.jobs.get(EXPORT_JOB, exportId))._unsafeUnwrap()).toMatchObject({
+      state: 'pending',
+      attempts: 1,
+    });
 
     server = await start();
     for (const deadline = Date.now() + 90_000; ; ) {
@@ -234,7 +271,8 @@ describe.runIf(enabled)('#21.13 the production server on PostgreSQL, S3 and SMTP
     expect(csv).toHaveLength(total + 1);
     expect(new Set(csv.slice(1)).size).toBe(total);
     const ready = () => mails.find((m) => m.to.includes('reports@example.com'));
-    for (const deadline = Date.now() + 30_000; !ready() && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+    for (const deadline = Date.now() + 30_000; !ready() && Date.now() < deadline; )
+      await new Promise((r) => setTimeout(r, 100));
     expect(ready()?.raw).toContain('Export ready');
   }, 180_000);
 

@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const dockerfile = readFileSync(`${root}servers/leadroute/Dockerfile`, 'utf8');
 /** The image's command line, read from its CMD, so tests run what the image runs. */
-export const imageCommand = JSON.parse((/^CMD (\[.*\])\s*$/m.exec(dockerfile) as RegExpExecArray)[1] as string) as string[];
+export const imageCommand = JSON.parse(
+  (/^CMD (\[.*\])\s*$/m.exec(dockerfile) as RegExpExecArray)[1] as string,
+) as string[];
 
 /** A production server started as a child process. */
 export interface ServerProcess {
@@ -19,10 +21,17 @@ export interface ServerProcess {
 }
 
 /** Runs the image's command from the repository root with `env` added; resolves once it logs that it listens. */
-export async function startServerProcess(env: Readonly<Record<string, string>>, running: ServerProcess[] = []): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Readonly<Record<string, string>>,
+  running: ServerProcess[] = [],
+): Promise<ServerProcess> {
   const [command, ...args] = imageCommand;
   const executable = command === 'node' ? process.execPath : (command as string);
-  const child = spawn(executable, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(executable, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const logs: Record<string, unknown>[] = [];
   let rest = '';
   let stderr = '';
@@ -41,7 +50,8 @@ export async function startServerProcess(env: Readonly<Record<string, string>>, 
   for (;;) {
     const listening = logs.find((l) => l.msg === 'leadroute listening');
     if (listening) return { ...started, url: listening.url as string };
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the server did not start:\n${JSON.stringify(logs, null, 1)}\n${stderr}`);
+    if (Date.now() > deadline || child.exitCode !== null)
+      throw new Error(`the server did not start:\n${JSON.stringify(logs, null, 1)}\n${stderr}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

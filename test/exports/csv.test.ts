@@ -4,8 +4,22 @@ import { csvOf, world } from './world';
 
 const AT = Date.UTC(2026, 2, 2, 17, 30, 5);
 const FIELDS = [
-  'id', 'type', 'outcome', 'lead.first_name', 'lead.last_name', 'vars.lead.comments', 'lead.dob', 'lead.submitted_at', 'start_timestamp',
-  'expires_at', 'lead.score', 'lead.tags', 'lead.nested', 'lead.missing', 'cap_reached', 'recipient_id',
+  'id',
+  'type',
+  'outcome',
+  'lead.first_name',
+  'lead.last_name',
+  'vars.lead.comments',
+  'lead.dob',
+  'lead.submitted_at',
+  'start_timestamp',
+  'expires_at',
+  'lead.score',
+  'lead.tags',
+  'lead.nested',
+  'lead.missing',
+  'cap_reached',
+  'recipient_id',
 ];
 const LEAD = {
   first_name: 'Ann "The Hammer"',
@@ -23,7 +37,14 @@ async function exportOne(standard: boolean, lead: Record<string, unknown> = LEAD
   const w = await world();
   const event = exportEvent(w.principal.account.id, AT, lead);
   (await w.storage.events.insert(event))._unsafeUnwrap();
-  const exp = (await w.service.exports.create(w.principal, { start: '2026-03-01', end: '2026-03-03', fields: FIELDS, standard_dates: standard }))._unsafeUnwrap();
+  const exp = (
+    await w.service.exports.create(w.principal, {
+      start: '2026-03-01',
+      end: '2026-03-03',
+      fields: FIELDS,
+      standard_dates: standard,
+    })
+  )._unsafeUnwrap();
   expect(await w.service.exports.runPending()).toBe(1);
   return { csv: csvOf(w, exp.id), id: event.id };
 }
@@ -50,7 +71,11 @@ describe('export CSV', () => {
 
   it('quotes a value with a carriage return or a leading quote, and leaves plain text alone', async () => {
     const { csv } = await exportOne(false, { ...LEAD, first_name: 'a\r\nb', last_name: '"quoted"', comments: 'plain' });
-    expect(csv.split(',').slice(FIELDS.length + 3 - 1, FIELDS.length + 3 + 2)).toEqual(['"a\r\nb"', '"""quoted"""', 'plain']);
+    expect(csv.split(',').slice(FIELDS.length + 3 - 1, FIELDS.length + 3 + 2)).toEqual([
+      '"a\r\nb"',
+      '"""quoted"""',
+      'plain',
+    ]);
   });
 
   it('exports only events in [start, end) that pass the filter rules, oldest first', async () => {
@@ -67,12 +92,17 @@ describe('export CSV', () => {
     ];
     for (const e of events) (await w.storage.events.insert(e))._unsafeUnwrap();
     // Dates without an offset are the account's wall time; rules read lead fields bare or under vars.
-    const exp = (await w.service.exports.create(w.principal, {
-      start: '2026-03-01',
-      end: '2026-03-05T00:00:00',
-      fields: ['lead.first_name', 'outcome'],
-      filter_rules: [{ lhv: 'lead.state', op: 'is equal to', rhv: 'TX' }, { lhv: 'vars.lead.first_name', op: 'is not equal to', rhv: 'nobody' }],
-    }))._unsafeUnwrap();
+    const exp = (
+      await w.service.exports.create(w.principal, {
+        start: '2026-03-01',
+        end: '2026-03-05T00:00:00',
+        fields: ['lead.first_name', 'outcome'],
+        filter_rules: [
+          { lhv: 'lead.state', op: 'is equal to', rhv: 'TX' },
+          { lhv: 'vars.lead.first_name', op: 'is not equal to', rhv: 'nobody' },
+        ],
+      })
+    )._unsafeUnwrap();
     expect(exp.start).toBe('2026-03-01T05:00:00.000Z');
     await w.service.exports.runPending();
     expect(csvOf(w, exp.id)).toBe('lead.first_name,outcome\nfirst,success\nsecond,failure\nthird,success\n');
@@ -81,9 +111,18 @@ describe('export CSV', () => {
 
   it('writes only the header when nothing matches, and still completes', async () => {
     const w = await world();
-    const exp = (await w.service.exports.create(w.principal, { start: '2026-03-01', end: '2026-03-02', fields: ['id', 'lead.email'] }))._unsafeUnwrap();
+    const exp = (
+      await w.service.exports.create(w.principal, {
+        start: '2026-03-01',
+        end: '2026-03-02',
+        fields: ['id', 'lead.email'],
+      })
+    )._unsafeUnwrap();
     await w.service.exports.runPending();
     expect(csvOf(w, exp.id)).toBe('id,lead.email\n');
-    expect((await w.service.exports.get(w.principal, exp.id))._unsafeUnwrap()).toMatchObject({ status: 'complete', exported_docs: 0 });
+    expect((await w.service.exports.get(w.principal, exp.id))._unsafeUnwrap()).toMatchObject({
+      status: 'complete',
+      exported_docs: 0,
+    });
   });
 });

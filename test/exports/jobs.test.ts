@@ -5,11 +5,18 @@ import { exportEvent } from './support';
 import { csvOf, type World, world } from './world';
 
 const LEASE = 60_000;
-const request = { start: '2026-03-01T00:00:00Z', end: '2026-03-10T00:00:00Z', fields: ['lead.n'], email_to: ['ops@example.com'] };
+const request = {
+  start: '2026-03-01T00:00:00Z',
+  end: '2026-03-10T00:00:00Z',
+  fields: ['lead.n'],
+  email_to: ['ops@example.com'],
+};
 
 async function seed(w: World, count: number, from = 0): Promise<void> {
   for (let i = from; i < from + count; i++)
-    (await w.storage.events.insert(exportEvent(w.principal.account.id, Date.UTC(2026, 2, 2) + i * 1000, { n: i })))._unsafeUnwrap();
+    (
+      await w.storage.events.insert(exportEvent(w.principal.account.id, Date.UTC(2026, 2, 2) + i * 1000, { n: i }))
+    )._unsafeUnwrap();
 }
 
 /** Storage whose event pages wait for the test: `next()` lets one page through; `hang` never answers again. */
@@ -22,7 +29,9 @@ function steppedStorage(storage: Storage) {
       ...storage.events,
       query: (q) => {
         pages++;
-        return ResultAsync.fromSafePromise(new Promise<void>((resolve) => waiting.push(resolve))).andThen(() => storage.events.query(q));
+        return ResultAsync.fromSafePromise(new Promise<void>((resolve) => waiting.push(resolve))).andThen(() =>
+          storage.events.query(q),
+        );
       },
     },
   };
@@ -43,7 +52,10 @@ describe('export jobs', () => {
     const service = w.process({ storage: stepped.storage });
     const exp = (await service.exports.create(w.principal, request))._unsafeUnwrap();
     expect(exp.status).toBe('created');
-    expect((await w.storage.jobs.get(EXPORT_JOB, exp.id))._unsafeUnwrap()).toMatchObject({ state: 'pending', attempts: 0 });
+    expect((await w.storage.jobs.get(EXPORT_JOB, exp.id))._unsafeUnwrap()).toMatchObject({
+      state: 'pending',
+      attempts: 0,
+    });
 
     const run = service.exports.runPending();
     const seen: [string | undefined, number | undefined][] = [];
@@ -53,13 +65,23 @@ describe('export jobs', () => {
       stepped.next();
     }
     expect(await run).toBe(1);
-    expect(seen).toEqual([['processing', 0], ['processing', 2], ['processing', 4]]);
+    expect(seen).toEqual([
+      ['processing', 0],
+      ['processing', 2],
+      ['processing', 4],
+    ]);
     const done = (await w.service.exports.get(w.principal, exp.id))._unsafeUnwrap();
     expect(done).toMatchObject({ status: 'complete', exported_docs: 5, file_name: `leads_2026-03-10_${exp.id}.csv` });
     expect(csvOf(w, exp.id)).toBe('lead.n\n0\n1\n2\n3\n4\n');
-    expect((await w.storage.jobs.get(EXPORT_JOB, exp.id))._unsafeUnwrap()).toMatchObject({ state: 'done', attempts: 1 });
+    expect((await w.storage.jobs.get(EXPORT_JOB, exp.id))._unsafeUnwrap()).toMatchObject({
+      state: 'done',
+      attempts: 1,
+    });
     expect(w.outbox.messages).toHaveLength(1);
-    expect(w.outbox.messages[0]).toMatchObject({ to: ['ops@example.com'], subject: `[Acme] Export ready: leads_2026-03-10_${exp.id}.csv` });
+    expect(w.outbox.messages[0]).toMatchObject({
+      to: ['ops@example.com'],
+      subject: `[Acme] Export ready: leads_2026-03-10_${exp.id}.csv`,
+    });
     expect(w.outbox.messages[0]?.text).toContain('5 records');
     // Nothing left to do.
     expect(await service.exports.runPending()).toBe(0);
@@ -93,7 +115,10 @@ describe('export jobs', () => {
     expect(await b.exports.runPending()).toBe(1);
     expect(exportRow(w, exp.id)).toMatchObject({ status: 'complete', exported_docs: 7 });
     expect(csvOf(w, exp.id)).toBe('lead.n\n0\n1\n2\n3\n4\n5\n6\n');
-    expect((await w.storage.jobs.get(EXPORT_JOB, exp.id))._unsafeUnwrap()).toMatchObject({ state: 'done', attempts: 2 });
+    expect((await w.storage.jobs.get(EXPORT_JOB, exp.id))._unsafeUnwrap()).toMatchObject({
+      state: 'done',
+      attempts: 2,
+    });
     expect(w.outbox.messages).toHaveLength(1);
 
     // If A ever wakes up, its lease is gone: it stops without touching the export or leaving a file.
@@ -112,18 +137,35 @@ describe('export jobs', () => {
     const w = await world({ exports: { maxAttempts: 2 } });
     await seed(w, 2);
     let puts = 0;
-    const down = { ...w.files, put: () => (puts++, ResultAsync.fromPromise(Promise.reject(new Error('disk full')), () => ({ type: 'StorageFailure' as const, message: '[leadroute] [test] disk full' }))) };
+    const down = {
+      ...w.files,
+      put: () => (
+        puts++,
+        ResultAsync.fromPromise(Promise.reject(new Error('disk full')), () => ({
+          type: 'StorageFailure' as const,
+          message: '[leadroute] [test] disk full',
+        }))
+      ),
+    };
     const service = w.process({ fileStore: down });
     const exp = (await service.exports.create(w.principal, request))._unsafeUnwrap();
     expect(await service.exports.runPending()).toBe(0);
     expect(exportRow(w, exp.id)?.status).toBe('processing');
     const job = (await w.storage.jobs.get(EXPORT_JOB, exp.id))._unsafeUnwrap();
-    expect(job).toMatchObject({ state: 'pending', error: '[leadroute] [test] disk full', dueAt: w.clock.now() + 30_000 });
+    expect(job).toMatchObject({
+      state: 'pending',
+      error: '[leadroute] [test] disk full',
+      dueAt: w.clock.now() + 30_000,
+    });
     expect(await service.exports.runPending()).toBe(0);
     w.clock.advance(30_000);
     expect(await service.exports.runPending()).toBe(1);
     expect(puts).toBe(2);
-    expect(exportRow(w, exp.id)).toMatchObject({ status: 'error', error: '[leadroute] [test] disk full', reason: { message: '[leadroute] [test] disk full' } });
+    expect(exportRow(w, exp.id)).toMatchObject({
+      status: 'error',
+      error: '[leadroute] [test] disk full',
+      reason: { message: '[leadroute] [test] disk full' },
+    });
     expect((await w.storage.jobs.get(EXPORT_JOB, exp.id))._unsafeUnwrap()?.state).toBe('failed');
     expect(w.outbox.messages.map((m) => m.subject)).toEqual(['[Acme] Export failed']);
     expect((await service.exports.fileLink(w.principal, exp.id))._unsafeUnwrapErr().type).toBe('NotFound');
@@ -138,7 +180,10 @@ describe('export jobs', () => {
       w.clock.advance(LEASE);
     }
     expect(await w.service.exports.runPending()).toBe(1);
-    expect(exportRow(w, exp.id)).toMatchObject({ status: 'error', error: 'The export was interrupted 2 times and was given up.' });
+    expect(exportRow(w, exp.id)).toMatchObject({
+      status: 'error',
+      error: 'The export was interrupted 2 times and was given up.',
+    });
   });
 
   it('truncates at the row limit, and an export of exactly the limit is complete', async () => {
@@ -150,7 +195,11 @@ describe('export jobs', () => {
     await seed(w, 1, 3);
     const over = (await w.service.exports.create(w.principal, request))._unsafeUnwrap();
     await w.service.exports.runPending();
-    expect(exportRow(w, over.id)).toMatchObject({ status: 'truncated', exported_docs: 3, reason: { message: expect.stringContaining('More than 3 rows match') } });
+    expect(exportRow(w, over.id)).toMatchObject({
+      status: 'truncated',
+      exported_docs: 3,
+      reason: { message: expect.stringContaining('More than 3 rows match') },
+    });
     // #19.10: only a complete export has a file; the partial one is not kept.
     expect(exportRow(w, over.id)).not.toHaveProperty('file_key');
     expect(w.files.files.size).toBe(1);
@@ -184,14 +233,19 @@ describe('export jobs', () => {
       capabilities: { remove: true },
       put: w.files.put,
       remove: w.files.remove,
-      presign: (key, seconds) => (asked.push([key, seconds]), okAsync(`https://bucket.example/${key}?X-Amz-Expires=${seconds}`)),
+      presign: (key, seconds) => (
+        asked.push([key, seconds]), okAsync(`https://bucket.example/${key}?X-Amz-Expires=${seconds}`)
+      ),
     };
     const service = w.process({ fileStore: s3like });
     const exp = (await service.exports.create(w.principal, request))._unsafeUnwrap();
     await service.exports.runPending();
     const link = (await service.exports.fileLink(w.principal, exp.id))._unsafeUnwrap();
     const key = exportRow(w, exp.id)?.file_key as string;
-    expect(link).toEqual({ url: `https://bucket.example/${key}?X-Amz-Expires=10`, expires_at: new Date(w.clock.now() + 10_000).toISOString() });
+    expect(link).toEqual({
+      url: `https://bucket.example/${key}?X-Amz-Expires=10`,
+      expires_at: new Date(w.clock.now() + 10_000).toISOString(),
+    });
     expect(asked).toEqual([[key, 10]]);
     expect(exportRow(w, exp.id)?.downloads).toHaveLength(1);
     // Served links do not exist for such a store.
@@ -203,14 +257,22 @@ describe('export jobs', () => {
     const exp = (await w.service.exports.create(w.principal, request))._unsafeUnwrap();
     await w.service.exports.runPending();
     const link = (await w.service.exports.fileLink(w.principal, exp.id))._unsafeUnwrap();
-    expect(link.url).toMatch(new RegExp(`^https://api\\.example\\.com/leadroute/exports/${exp.id}/download\\?expires=\\d+&signature=`));
+    expect(link.url).toMatch(
+      new RegExp(`^https://api\\.example\\.com/leadroute/exports/${exp.id}/download\\?expires=\\d+&signature=`),
+    );
     // Another process with the same secret accepts the link.
     const url = new URL(link.url);
     const other = w.process({ exports: { linkSecret: 'shared secret' } });
-    const file = (await other.exports.download(exp.id, url.searchParams.get('expires'), url.searchParams.get('signature')))._unsafeUnwrap();
+    const file = (
+      await other.exports.download(exp.id, url.searchParams.get('expires'), url.searchParams.get('signature'))
+    )._unsafeUnwrap();
     expect(new TextDecoder().decode(file.body)).toBe('lead.n\n');
     const stranger = w.process({ exports: { linkSecret: 'another secret' } });
-    expect((await stranger.exports.download(exp.id, url.searchParams.get('expires'), url.searchParams.get('signature')))._unsafeUnwrapErr().type).toBe('Forbidden');
+    expect(
+      (
+        await stranger.exports.download(exp.id, url.searchParams.get('expires'), url.searchParams.get('signature'))
+      )._unsafeUnwrapErr().type,
+    ).toBe('Forbidden');
   });
 
   it('without a file store, POST /exports is refused with a clear error', async () => {
@@ -218,16 +280,25 @@ describe('export jobs', () => {
     const { createLeadService } = await import('@leadroute/core');
     const bare = createLeadService({ storage: w.storage, clock: w.clock, exports: { worker: false } });
     const refused = (await bare.exports.create(w.principal, request))._unsafeUnwrapErr();
-    expect(refused).toMatchObject({ type: 'StorageFailure', message: expect.stringContaining('No file store is configured') });
+    expect(refused).toMatchObject({
+      type: 'StorageFailure',
+      message: expect.stringContaining('No file store is configured'),
+    });
   });
 });
-
 
 describe('a file store that refuses at once', () => {
   it('does not leave a large export waiting for room: the job fails with the store error', async () => {
     const w = await world({ exports: { maxAttempts: 1, pageSize: 500 } });
     await seed(w, 2000);
-    const refusing = { ...w.files, put: () => ResultAsync.fromPromise(Promise.reject(new Error('no')), () => ({ type: 'StorageFailure' as const, message: '[leadroute] [test] bucket gone' })) };
+    const refusing = {
+      ...w.files,
+      put: () =>
+        ResultAsync.fromPromise(Promise.reject(new Error('no')), () => ({
+          type: 'StorageFailure' as const,
+          message: '[leadroute] [test] bucket gone',
+        })),
+    };
     const service = w.process({ fileStore: refusing });
     const exp = (await service.exports.create(w.principal, request))._unsafeUnwrap();
     expect(await service.exports.runPending()).toBe(1);

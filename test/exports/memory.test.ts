@@ -25,19 +25,33 @@ describe('export memory', () => {
       next += 4 * MB;
       samples.push(live());
     });
-    const service = w.process({ storage: { ...w.storage, events: syntheticEventStore(w.principal.account.id, EVENTS, start) }, fileStore: sink });
-    const exp = (await service.exports.create(w.principal, { start: '2026-03-01T00:00:00Z', end: '2026-03-03T00:00:00Z', fields: SYNTHETIC_FIELDS }))._unsafeUnwrap();
+    const service = w.process({
+      storage: { ...w.storage, events: syntheticEventStore(w.principal.account.id, EVENTS, start) },
+      fileStore: sink,
+    });
+    const exp = (
+      await service.exports.create(w.principal, {
+        start: '2026-03-01T00:00:00Z',
+        end: '2026-03-03T00:00:00Z',
+        fields: SYNTHETIC_FIELDS,
+      })
+    )._unsafeUnwrap();
     const baseline = live();
     expect(await service.exports.runPending()).toBe(1);
 
     const total = [...sink.written.values()][0] ?? 0;
-    expect((await service.exports.get(w.principal, exp.id))._unsafeUnwrap()).toMatchObject({ status: 'complete', exported_docs: EVENTS });
+    expect((await service.exports.get(w.principal, exp.id))._unsafeUnwrap()).toMatchObject({
+      status: 'complete',
+      exported_docs: EVENTS,
+    });
     // The CSV is far bigger than anything the export may keep...
     expect(total).toBeGreaterThan(40 * MB);
     expect(samples.length).toBeGreaterThan(8);
     // ...and the heap stays where it started, from the first sample to the last.
     const growth = Math.max(...samples) - baseline;
-    expect(growth, `heap grew ${(growth / MB).toFixed(1)} MB while writing ${(total / MB).toFixed(0)} MB`).toBeLessThan(16 * MB);
+    expect(growth, `heap grew ${(growth / MB).toFixed(1)} MB while writing ${(total / MB).toFixed(0)} MB`).toBeLessThan(
+      16 * MB,
+    );
     expect(Math.abs((samples.at(-1) ?? 0) - (samples[0] ?? 0))).toBeLessThan(8 * MB);
   }, 60_000);
 });

@@ -2,7 +2,12 @@ import { type FileStore, type FileStoreError, type Id, newId, type StoredEvent }
 import { errAsync, ResultAsync } from 'neverthrow';
 
 /** A stored event of `accountId` at `atMs`, with lead data under vars. */
-export function exportEvent(accountId: Id, atMs: number, lead: Record<string, unknown>, overrides: Partial<StoredEvent> = {}): StoredEvent {
+export function exportEvent(
+  accountId: Id,
+  atMs: number,
+  lead: Record<string, unknown>,
+  overrides: Partial<StoredEvent> = {},
+): StoredEvent {
   const id = newId(atMs);
   return {
     id,

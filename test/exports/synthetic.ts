@@ -18,25 +18,56 @@ export function syntheticEvent(accountId: Id, i: number, startMs: number): Store
     reason: i % 7 === 0 ? 'lead.state is not included in TX, CA' : '',
     vars: {
       lead: {
-        first_name: `First${i}`, last_name: `Last, ${i}`, email: `person${i}@example.com`, phone_1: `+1512555${String(i % 10_000).padStart(4, '0')}`,
-        address_1: `${i} Main Street`, city: 'Austin', state: STATES[i % STATES.length], postal_code: '78701', comments: COMMENT, dob: '1980-05-01',
+        first_name: `First${i}`,
+        last_name: `Last, ${i}`,
+        email: `person${i}@example.com`,
+        phone_1: `+1512555${String(i % 10_000).padStart(4, '0')}`,
+        address_1: `${i} Main Street`,
+        city: 'Austin',
+        state: STATES[i % STATES.length],
+        postal_code: '78701',
+        comments: COMMENT,
+        dob: '1980-05-01',
       },
       event_id: id,
     },
     host: 'bench',
     start_timestamp: startMs + i,
     end_timestamp: startMs + i + 12,
-    ms: 12, wait_ms: 0, overhead_ms: 2, lag_ms: 0, total_ms: 12,
-    handler_version: '0.1.0', version: '1.0.0', cap_reached: false, ping_limit_reached: false,
+    ms: 12,
+    wait_ms: 0,
+    overhead_ms: 2,
+    lag_ms: 0,
+    total_ms: 12,
+    handler_version: '0.1.0',
+    version: '1.0.0',
+    cap_reached: false,
+    ping_limit_reached: false,
     expires_at: new Date(startMs + 90 * 86_400_000).toISOString(),
-    lead_id: id, flow_id: 'f'.repeat(24), source_id: 'e'.repeat(24), recipient_id: null,
+    lead_id: id,
+    flow_id: 'f'.repeat(24),
+    source_id: 'e'.repeat(24),
+    recipient_id: null,
   };
 }
 
 /** The columns the memory test and the bench export. */
 export const SYNTHETIC_FIELDS = [
-  'id', 'type', 'outcome', 'reason', 'start_timestamp', 'lead.first_name', 'lead.last_name', 'lead.email', 'lead.phone_1',
-  'lead.address_1', 'lead.city', 'lead.state', 'lead.postal_code', 'lead.comments', 'lead.dob',
+  'id',
+  'type',
+  'outcome',
+  'reason',
+  'start_timestamp',
+  'lead.first_name',
+  'lead.last_name',
+  'lead.email',
+  'lead.phone_1',
+  'lead.address_1',
+  'lead.city',
+  'lead.state',
+  'lead.postal_code',
+  'lead.comments',
+  'lead.dob',
 ];
 
 /**
@@ -46,11 +77,18 @@ export const SYNTHETIC_FIELDS = [
 export function syntheticEventStore(accountId: Id, count: number, startMs: number): EventStore {
   return {
     insert: () => errAsync({ type: 'StorageFailure', message: 'read-only' }),
-    get: (id) => okAsync(Number.parseInt(id, 16) < count ? syntheticEvent(accountId, Number.parseInt(id, 16), startMs) : undefined),
+    get: (id) =>
+      okAsync(
+        Number.parseInt(id, 16) < count ? syntheticEvent(accountId, Number.parseInt(id, 16), startMs) : undefined,
+      ),
     query(q) {
       const out: StoredEvent[] = [];
       if (q.account_id !== accountId || q.sort !== 'asc') return okAsync(out);
-      for (let i = q.after_id === undefined ? 0 : Number.parseInt(q.after_id, 16) + 1; i < count && out.length < q.limit; i++) {
+      for (
+        let i = q.after_id === undefined ? 0 : Number.parseInt(q.after_id, 16) + 1;
+        i < count && out.length < q.limit;
+        i++
+      ) {
         const at = startMs + i;
         if ((q.start !== undefined && at < q.start) || (q.end !== undefined && at >= q.end)) continue;
         out.push(syntheticEvent(accountId, i, startMs));
@@ -63,7 +101,9 @@ export function syntheticEventStore(accountId: Id, count: number, startMs: numbe
 }
 
 /** A file store that counts what it is given and keeps none of it; `onChunk` sees the running byte count. */
-export function countingFileStore(onChunk: (bytes: number) => void = () => {}): ServedFileStore & { readonly written: Map<string, number> } {
+export function countingFileStore(
+  onChunk: (bytes: number) => void = () => {},
+): ServedFileStore & { readonly written: Map<string, number> } {
   const written = new Map<string, number>();
   return {
     name: 'counting',
@@ -80,7 +120,10 @@ export function countingFileStore(onChunk: (bytes: number) => void = () => {}): 
         written.set(key, bytes);
         return { bytes };
       };
-      return ResultAsync.fromPromise(drain(), (e): FileStoreError => ({ type: 'StorageFailure', message: '[leadroute] [counting] failed', cause: e }));
+      return ResultAsync.fromPromise(
+        drain(),
+        (e): FileStoreError => ({ type: 'StorageFailure', message: '[leadroute] [counting] failed', cause: e }),
+      );
     },
     read: () => okAsync(undefined),
     remove: () => okAsync(undefined),

@@ -1,5 +1,19 @@
-import { createLeadService, type ExportOptions, type FileStore, type LeadService, type Principal, type Storage } from '@leadroute/core';
-import { memoryFileStore, type MemoryFileStore, type MemoryOutbox, memoryOutbox, type MemoryStorage, memoryStorage } from '@leadroute/memory';
+import {
+  createLeadService,
+  type ExportOptions,
+  type FileStore,
+  type LeadService,
+  type Principal,
+  type Storage,
+} from '@leadroute/core';
+import {
+  memoryFileStore,
+  type MemoryFileStore,
+  type MemoryOutbox,
+  memoryOutbox,
+  type MemoryStorage,
+  memoryStorage,
+} from '@leadroute/memory';
 import { type ManualClock, manualClock } from '@leadroute/testkit';
 
 /** One "process" of the service over shared storage, plus the handles a test steers it with. */
@@ -20,9 +34,17 @@ export async function world(options: { exports?: ExportOptions; time_zone?: stri
   const outbox = memoryOutbox();
   const files = memoryFileStore();
   const process: World['process'] = (o = {}) =>
-    createLeadService({ storage: o.storage ?? storage, clock, notifier: outbox, fileStore: o.fileStore ?? files, exports: { worker: false, ...options.exports, ...o.exports } });
+    createLeadService({
+      storage: o.storage ?? storage,
+      clock,
+      notifier: outbox,
+      fileStore: o.fileStore ?? files,
+      exports: { worker: false, ...options.exports, ...o.exports },
+    });
   const service = process();
-  const created = (await service.accounts.create({ name: 'Acme', time_zone: options.time_zone ?? 'America/New_York' }))._unsafeUnwrap();
+  const created = (
+    await service.accounts.create({ name: 'Acme', time_zone: options.time_zone ?? 'America/New_York' })
+  )._unsafeUnwrap();
   const principal = (await service.accounts.authenticate(created.api_key))._unsafeUnwrap();
   return { service, storage, clock, outbox, files, principal, process };
 }

@@ -18,14 +18,21 @@ describe.each(BINDINGS)('#21.10 API keys issued, rotated and revoked (%s)', (nam
   const flows = (key: string) => call(`${binding.url}/flows`, { headers: { authorization: `Bearer ${key}` } });
 
   it('#21.10 issues a second key that works beside the first, and lists keys by ID only', async () => {
-    const issued = (await world.service.accounts.issueKey(world.accountId, { user: { first_name: 'Ops', email: 'ops@example.com' } }))._unsafeUnwrap();
+    const issued = (
+      await world.service.accounts.issueKey(world.accountId, { user: { first_name: 'Ops', email: 'ops@example.com' } })
+    )._unsafeUnwrap();
     expect(issued.key_id).toBe(keyIdOf(hashApiKey(issued.api_key)));
     expect((await flows(issued.api_key)).status).toBe(200);
     expect((await flows(world.apiKey)).status).toBe(200);
     const listed = (await world.service.accounts.listKeys(world.accountId))._unsafeUnwrap();
-    expect(listed.map((k) => k.key_id)).toEqual(expect.arrayContaining([issued.key_id, keyIdOf(hashApiKey(world.apiKey))]));
+    expect(listed.map((k) => k.key_id)).toEqual(
+      expect.arrayContaining([issued.key_id, keyIdOf(hashApiKey(world.apiKey))]),
+    );
     expect(JSON.stringify(listed)).not.toContain(issued.api_key);
-    expect(listed.find((k) => k.key_id === issued.key_id)?.user).toMatchObject({ first_name: 'Ops', email: 'ops@example.com' });
+    expect(listed.find((k) => k.key_id === issued.key_id)?.user).toMatchObject({
+      first_name: 'Ops',
+      email: 'ops@example.com',
+    });
   });
 
   it('#21.10 rotates a key: the old one answers 401 at once, the new one works for the same user', async () => {
@@ -39,16 +46,24 @@ describe.each(BINDINGS)('#21.10 API keys issued, rotated and revoked (%s)', (nam
   it('#21.10 revokes a key; another account cannot revoke or rotate it', async () => {
     const key = (await world.service.accounts.issueKey(world.accountId))._unsafeUnwrap();
     const other = (await world.service.accounts.create({ name: 'Other' }))._unsafeUnwrap();
-    expect((await world.service.accounts.revokeKey(other.account.id, key.key_id))._unsafeUnwrapErr().type).toBe('NotFound');
-    expect((await world.service.accounts.rotateKey(other.account.id, key.key_id))._unsafeUnwrapErr().type).toBe('NotFound');
+    expect((await world.service.accounts.revokeKey(other.account.id, key.key_id))._unsafeUnwrapErr().type).toBe(
+      'NotFound',
+    );
+    expect((await world.service.accounts.rotateKey(other.account.id, key.key_id))._unsafeUnwrapErr().type).toBe(
+      'NotFound',
+    );
     expect((await flows(key.api_key)).status).toBe(200);
     (await world.service.accounts.revokeKey(world.accountId, key.key_id))._unsafeUnwrap();
     expect((await flows(key.api_key)).status).toBe(401);
-    expect((await world.service.accounts.revokeKey(world.accountId, key.key_id))._unsafeUnwrapErr().type).toBe('NotFound');
+    expect((await world.service.accounts.revokeKey(world.accountId, key.key_id))._unsafeUnwrapErr().type).toBe(
+      'NotFound',
+    );
   });
 
   it('#21.10 refuses a short chosen key and an unknown account', async () => {
-    expect((await world.service.accounts.issueKey(world.accountId, { api_key: 'short' }))._unsafeUnwrapErr().type).toBe('Validation');
+    expect((await world.service.accounts.issueKey(world.accountId, { api_key: 'short' }))._unsafeUnwrapErr().type).toBe(
+      'Validation',
+    );
     expect((await world.service.accounts.issueKey('0'.repeat(24)))._unsafeUnwrapErr().type).toBe('NotFound');
     expect((await world.service.accounts.principalFor('0'.repeat(24)))._unsafeUnwrapErr().type).toBe('NotFound');
   });

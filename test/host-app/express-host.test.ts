@@ -35,7 +35,10 @@ describe.each(EXPRESS)('#21.9 #21.10 the router in a %s host app', (_name, makeA
     app.use(swallow);
     app.use('/api', expressRouter(world.service, { authenticate: (req) => world.principalOf(req.get('x-session')) }));
     app.use('/swallowed/api', expressRouter(world.service));
-    app.use('/keyless/api', expressRouter(world.service, { apiKeys: false, authenticate: (req) => world.principalOf(req.get('x-session')) }));
+    app.use(
+      '/keyless/api',
+      expressRouter(world.service, { apiKeys: false, authenticate: (req) => world.principalOf(req.get('x-session')) }),
+    );
     app.get('/api/host-route', (_req, res) => void res.json({ host: 'route' }));
     app.use((_req, res) => void res.status(404).json({ host: 'not found' }));
     const onError: ErrorRequestHandler = (error: Error & { status?: number }, _req, res, _next) => {
@@ -57,12 +60,20 @@ describe.each(EXPRESS)('#21.9 #21.10 the router in a %s host app', (_name, makeA
   const intake = () => `${base}/api/flows/${world.flowId}/sources/${world.sourceId}/submit`;
 
   it('#21.9 takes a JSON lead the host already parsed with express.json()', async () => {
-    const answer = await call(intake(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ first_name: 'Ada', email: 'ada@example.com' }) });
+    const answer = await call(intake(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ first_name: 'Ada', email: 'ada@example.com' }),
+    });
     expect(answer).toMatchObject({ status: 201, body: { outcome: 'success' } });
   });
 
   it('#21.9 takes a form lead the host already parsed with express.urlencoded()', async () => {
-    const answer = await call(intake(), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'first_name=Grace&email=grace%40example.com' });
+    const answer = await call(intake(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'first_name=Grace&email=grace%40example.com',
+    });
     expect(answer).toMatchObject({ status: 201, body: { outcome: 'success' } });
     const principal = (await world.principalOf('session-demo')) ?? expect.unreachable();
     const leads = (await world.service.search.leads(principal, { query: 'grace' }))._unsafeUnwrap();
@@ -70,22 +81,38 @@ describe.each(EXPRESS)('#21.9 #21.10 the router in a %s host app', (_name, makeA
   });
 
   it('#21.9 takes an XML lead the host read as text with express.text()', async () => {
-    const answer = await call(intake(), { method: 'POST', headers: { 'content-type': 'application/xml', accept: 'application/json' }, body: '<lead><first_name>Xena</first_name></lead>' });
+    const answer = await call(intake(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/xml', accept: 'application/json' },
+      body: '<lead><first_name>Xena</first_name></lead>',
+    });
     expect(answer).toMatchObject({ status: 201, body: { outcome: 'success' } });
   });
 
   it('#21.9 takes feedback the host parsed, and still refuses a bad one with the spec status', async () => {
     const eventId = await world.latestDelivery();
-    const ok = await call(`${base}/api/feedback?event_id=${eventId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'conversion', reason: 'sold' }) });
+    const ok = await call(`${base}/api/feedback?event_id=${eventId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'conversion', reason: 'sold' }),
+    });
     expect(ok.status).toBe(201);
-    const bad = await call(`${base}/api/feedback?event_id=${eventId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'nope' }) });
+    const bad = await call(`${base}/api/feedback?event_id=${eventId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'nope' }),
+    });
     expect(bad.status).toBe(400);
   });
 
   it('#21.9 bounds a parsed body as it bounds one it reads: prototype keys dropped, depth refused', async () => {
     let deep = '{"a":1}';
     for (let i = 0; i < 40; i++) deep = `{"a":${deep}}`;
-    const answer = await call(intake(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: deep });
+    const answer = await call(intake(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: deep,
+    });
     expect(answer.status).toBe(400);
     expect(JSON.stringify(answer.body)).toMatch(/nested deeper/);
   });
@@ -96,7 +123,10 @@ describe.each(EXPRESS)('#21.9 #21.10 the router in a %s host app', (_name, makeA
       headers: { 'content-type': 'application/octet-stream' },
       body: 'bytes',
     });
-    expect(answer).toMatchObject({ status: 500, body: { host: 'error', message: expect.stringMatching(/Mount the router before that middleware/) } });
+    expect(answer).toMatchObject({
+      status: 500,
+      body: { host: 'error', message: expect.stringMatching(/Mount the router before that middleware/) },
+    });
     expect(hostErrors).toContain(new BodyAlreadyReadError().name);
   });
 
@@ -104,7 +134,9 @@ describe.each(EXPRESS)('#21.9 #21.10 the router in a %s host app', (_name, makeA
     expect(await call(`${base}/api/host-route`)).toMatchObject({ status: 200, body: { host: 'route' } });
     expect(await call(`${base}/api/no-such-thing`)).toMatchObject({ status: 404, body: { host: 'not found' } });
     // A Leadroute path with another method is still Leadroute's: 405 with Allow.
-    expect((await call(`${base}/api/flows`, { method: 'DELETE', headers: { 'x-session': 'session-demo' } })).status).toBe(405);
+    expect(
+      (await call(`${base}/api/flows`, { method: 'DELETE', headers: { 'x-session': 'session-demo' } })).status,
+    ).toBe(405);
   });
 
   it("#21.10 authenticates with the host's session, without any API key", async () => {
@@ -114,8 +146,12 @@ describe.each(EXPRESS)('#21.9 #21.10 the router in a %s host app', (_name, makeA
     expect((await call(`${base}/api/flows`, { headers: { 'x-session': 'stolen' } })).status).toBe(401);
     expect((await call(`${base}/api/flows`)).status).toBe(401);
     // The API key still works beside the host's sessions, unless the host turns keys off.
-    expect((await call(`${base}/api/flows`, { headers: { authorization: `Bearer ${world.apiKey}` } })).status).toBe(200);
-    expect((await call(`${base}/keyless/api/flows`, { headers: { authorization: `Bearer ${world.apiKey}` } })).status).toBe(401);
+    expect((await call(`${base}/api/flows`, { headers: { authorization: `Bearer ${world.apiKey}` } })).status).toBe(
+      200,
+    );
+    expect(
+      (await call(`${base}/keyless/api/flows`, { headers: { authorization: `Bearer ${world.apiKey}` } })).status,
+    ).toBe(401);
     expect((await call(`${base}/keyless/api/flows`, { headers: { 'x-session': 'session-demo' } })).status).toBe(200);
   });
 });

@@ -18,12 +18,16 @@ describe('#21.9 #21.10 the plugin in a Fastify 5 host app', () => {
     let next = 0;
     app = Fastify({ genReqId: () => `host-${++next}` });
     // The host parses a type of its own everywhere; the plugin must not lose its JSON/XML/form handling.
-    app.addContentTypeParser('application/vnd.host+json', { parseAs: 'string' }, (_req, body, done) => done(null, { host: body }));
+    app.addContentTypeParser('application/vnd.host+json', { parseAs: 'string' }, (_req, body, done) =>
+      done(null, { host: body }),
+    );
     app.decorateRequest('session', undefined);
     app.addHook('onRequest', async (request) => {
       (request as { session?: string }).session = request.headers['x-session'] as string | undefined;
     });
-    app.setErrorHandler((error, _request, reply) => reply.code(500).send({ host: 'error', message: error instanceof Error ? error.message : String(error) }));
+    app.setErrorHandler((error, _request, reply) =>
+      reply.code(500).send({ host: 'error', message: error instanceof Error ? error.message : String(error) }),
+    );
     app.setNotFoundHandler((_request, reply) => reply.code(404).send({ host: 'not found' }));
     const service = world.service;
     const originalClose = service.close.bind(service);
@@ -49,19 +53,39 @@ describe('#21.9 #21.10 the plugin in a Fastify 5 host app', () => {
   it('#21.10 carries plugin metadata and keeps its own scope', () => {
     const meta = (leadroute as unknown as Record<symbol, unknown>)[Symbol.for('plugin-meta')];
     expect(meta).toEqual({ name: '@leadroute/fastify', fastify: '5.x' });
-    expect((leadroute as unknown as Record<symbol, unknown>)[Symbol.for('fastify.display-name')]).toBe('@leadroute/fastify');
+    expect((leadroute as unknown as Record<symbol, unknown>)[Symbol.for('fastify.display-name')]).toBe(
+      '@leadroute/fastify',
+    );
     // Encapsulated: removing the parsers inside the plugin did not remove the host's.
     expect((leadroute as unknown as Record<symbol, unknown>)[Symbol.for('skip-override')]).toBeUndefined();
   });
 
   it("#21.9 takes JSON and form leads while the host's own parser keeps working outside the plugin", async () => {
     const intake = `${base}/api/flows/${world.flowId}/sources/${world.sourceId}/submit`;
-    expect(await call(intake, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"first_name":"Ada"}' })).toMatchObject({ status: 201, body: { outcome: 'success' } });
-    expect(await call(intake, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'first_name=Grace' })).toMatchObject({
+    expect(
+      await call(intake, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"first_name":"Ada"}',
+      }),
+    ).toMatchObject({ status: 201, body: { outcome: 'success' } });
+    expect(
+      await call(intake, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'first_name=Grace',
+      }),
+    ).toMatchObject({
       status: 201,
       body: { outcome: 'success' },
     });
-    expect(await call(`${base}/host/echo`, { method: 'POST', headers: { 'content-type': 'application/vnd.host+json' }, body: 'x' })).toMatchObject({
+    expect(
+      await call(`${base}/host/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/vnd.host+json' },
+        body: 'x',
+      }),
+    ).toMatchObject({
       status: 200,
       body: { echoed: { host: 'x' } },
     });
@@ -75,7 +99,9 @@ describe('#21.9 #21.10 the plugin in a Fastify 5 host app', () => {
   it("#21.10 authenticates with the host's session hook, without any API key", async () => {
     expect((await call(`${base}/api/flows`, { headers: { 'x-session': 'session-demo' } })).status).toBe(200);
     expect((await call(`${base}/api/flows`, { headers: { 'x-session': 'stolen' } })).status).toBe(401);
-    expect((await call(`${base}/api/flows`, { headers: { authorization: `Bearer ${world.apiKey}` } })).status).toBe(200);
+    expect((await call(`${base}/api/flows`, { headers: { authorization: `Bearer ${world.apiKey}` } })).status).toBe(
+      200,
+    );
   });
 
   it("#21.10 leaves other paths to the host's not-found handler", async () => {

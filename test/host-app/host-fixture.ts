@@ -22,9 +22,14 @@ export async function hostWorld(): Promise<HostWorld> {
   const buyer = scriptedRecipient();
   buyer.respondWith({ outcome: 'success', reference: 'CRM-1' });
   const service = createLeadService({ storage: memoryStorage(), integrations: [buyer], exports: { worker: false } });
-  const { account, api_key: apiKey } = (await service.accounts.create({ name: 'Host tenant', time_zone: 'America/Chicago' }))._unsafeUnwrap();
+  const { account, api_key: apiKey } = (
+    await service.accounts.create({ name: 'Host tenant', time_zone: 'America/Chicago' })
+  )._unsafeUnwrap();
   const principal = (await service.accounts.authenticate(apiKey))._unsafeUnwrap();
-  const entity = async (body: object) => (await service.entities.create(principal, { module_ids: [], source: null, recipient: null, ...body }))._unsafeUnwrap().id;
+  const entity = async (body: object) =>
+    (
+      await service.entities.create(principal, { module_ids: [], source: null, recipient: null, ...body })
+    )._unsafeUnwrap().id;
   const vendor = await entity({ name: 'Vendor', source: 'seller' });
   const recipient = await entity({ name: 'Buyer', recipient: 'buyer' });
   const flow = (
@@ -44,7 +49,13 @@ export async function hostWorld(): Promise<HostWorld> {
     async principalOf(session) {
       const accountId = session === undefined ? undefined : sessions.get(session);
       if (accountId === undefined) return undefined;
-      return (await service.accounts.principalFor(accountId, { first_name: 'Host', last_name: 'User', email: 'host@example.com' })).unwrapOr(undefined);
+      return (
+        await service.accounts.principalFor(accountId, {
+          first_name: 'Host',
+          last_name: 'User',
+          email: 'host@example.com',
+        })
+      ).unwrapOr(undefined);
     },
     async latestDelivery() {
       const events = (await service.events.list(principal, { type: 'recipient', limit: 1 }))._unsafeUnwrap();
@@ -54,7 +65,10 @@ export async function hostWorld(): Promise<HostWorld> {
 }
 
 /** A request through a real socket: status, content type and parsed body (JSON when it is JSON). */
-export async function call(url: string, init: RequestInit = {}): Promise<{ status: number; type: string; body: unknown }> {
+export async function call(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ status: number; type: string; body: unknown }> {
   const res = await fetch(url, init);
   const type = res.headers.get('content-type') ?? '';
   const text = await res.text();

@@ -1,5 +1,11 @@
 import type { AddressInfo } from 'node:net';
-import { CERTIFICATE_CLAIM_MODULE_ID, type LeadService, type NewCertificate, rejectionCategory, type StoredEvent } from '@leadroute/core';
+import {
+  CERTIFICATE_CLAIM_MODULE_ID,
+  type LeadService,
+  type NewCertificate,
+  rejectionCategory,
+  type StoredEvent,
+} from '@leadroute/core';
 import { expressCertificateRouter, expressRouter } from '@leadroute/express';
 import { leadroute } from '@leadroute/fastify';
 import type { MemoryStorage } from '@leadroute/memory';
@@ -168,7 +174,8 @@ describe.each(BINDINGS)('the consent-certificate step through %s', (name) => {
   let vendorId: string;
   let steps: { id: string }[];
 
-  const api = (path: string, json?: unknown) => call(`${server.base}/api`, { path, key: f.keys.demo, ...(json === undefined ? {} : { json }) });
+  const api = (path: string, json?: unknown) =>
+    call(`${server.base}/api`, { path, key: f.keys.demo, ...(json === undefined ? {} : { json }) });
   /** Submits a lead and answers the event of the certificate step. */
   const submit = async (lead: Record<string, unknown>): Promise<StoredEvent> => {
     const res = await api(`/flows/${flowId}/sources/${vendorId}/submit`, lead);
@@ -184,8 +191,19 @@ describe.each(BINDINGS)('the consent-certificate step through %s', (name) => {
     f = await createFixture({ clock });
     server = await start(name, f.service);
     vendorId = (await api('/entities', { name: 'Vendor', module_ids: [], source: 'seller', recipient: null })).body.id;
-    const checker = (await api('/entities', { name: 'Consent check', module_ids: [CERTIFICATE_CLAIM_MODULE_ID], source: null, recipient: 'buyer' })).body.id;
-    const created = await api('/flows', { name: 'Certified', sources: [{ entity_id: vendorId }], steps: [{ type: 'recipient', entity_id: checker, module_id: CERTIFICATE_CLAIM_MODULE_ID }] });
+    const checker = (
+      await api('/entities', {
+        name: 'Consent check',
+        module_ids: [CERTIFICATE_CLAIM_MODULE_ID],
+        source: null,
+        recipient: 'buyer',
+      })
+    ).body.id;
+    const created = await api('/flows', {
+      name: 'Certified',
+      sources: [{ entity_id: vendorId }],
+      steps: [{ type: 'recipient', entity_id: checker, module_id: CERTIFICATE_CLAIM_MODULE_ID }],
+    });
     expect(created.status, created.text).toBe(201);
     flowId = created.body.id;
     steps = created.body.steps;
@@ -195,7 +213,12 @@ describe.each(BINDINGS)('the consent-certificate step through %s', (name) => {
   it('skips a lead without a certificate with reason "missing certificate"', async () => {
     for (const lead of [{ first_name: 'A' }, { first_name: 'B', trustedform_cert_url: '' }]) {
       const event = await submit(lead);
-      expect(event).toMatchObject({ type: 'recipient', outcome: 'skip', reason: 'missing certificate', module_id: CERTIFICATE_CLAIM_MODULE_ID });
+      expect(event).toMatchObject({
+        type: 'recipient',
+        outcome: 'skip',
+        reason: 'missing certificate',
+        module_id: CERTIFICATE_CLAIM_MODULE_ID,
+      });
       // What the missing-tf-cert alert counts.
       expect(rejectionCategory(event)).toBe('missing-certificate');
     }
@@ -206,11 +229,17 @@ describe.each(BINDINGS)('the consent-certificate step through %s', (name) => {
     expect(unknown).toMatchObject({ outcome: 'failure', reason: 'unknown certificate' });
     // What the tf-failures alert counts.
     expect(rejectionCategory(unknown)).toBe('certificate-failure');
-    expect(await submit({ trustedform_cert_url: 'not a url' })).toMatchObject({ outcome: 'failure', reason: 'malformed certificate URL' });
+    expect(await submit({ trustedform_cert_url: 'not a url' })).toMatchObject({
+      outcome: 'failure',
+      reason: 'malformed certificate URL',
+    });
     const old = (await f.service.certificates.record(VISIT))._unsafeUnwrap();
     clock.advance(73 * HOUR);
     try {
-      expect(await submit({ trustedform_cert_url: `https://leads.example.com/certificates/${old.id}` })).toMatchObject({ outcome: 'failure', reason: 'expired certificate' });
+      expect(await submit({ trustedform_cert_url: `https://leads.example.com/certificates/${old.id}` })).toMatchObject({
+        outcome: 'failure',
+        reason: 'expired certificate',
+      });
     } finally {
       clock.advance(-73 * HOUR);
     }
@@ -219,7 +248,10 @@ describe.each(BINDINGS)('the consent-certificate step through %s', (name) => {
   it('claims a live certificate, keeping it past the unclaimed lifetime', async () => {
     const cert = (await f.service.certificates.record(VISIT))._unsafeUnwrap();
     const event = await submit({ trustedform_cert_url: `https://leads.example.com/certificates/${cert.id}` });
-    expect(event).toMatchObject({ outcome: 'success', appended: { certificate: { id: cert.id, created_at: cert.created_at } } });
+    expect(event).toMatchObject({
+      outcome: 'success',
+      appended: { certificate: { id: cert.id, created_at: cert.created_at } },
+    });
     const stored = (await f.service.storage.certificates.get(cert.id))._unsafeUnwrap();
     expect(stored?.claims).toEqual([{ at: new Date(T0).toISOString(), event_id: event.id, lead_id: event.lead_id }]);
     clock.advance(100 * HOUR);

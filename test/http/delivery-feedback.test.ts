@@ -22,7 +22,9 @@ describe.each(BINDINGS)('#19.1 the delivery event ID reaches the buyer and autho
       req.setEncoding('utf8').on('data', (c: string) => void (body += c));
       req.on('end', () => {
         received.push({ headers: req.headers, body: JSON.parse(body) as Record<string, unknown> });
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ outcome: 'success', reference: `CRM-${received.length}` }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ outcome: 'success', reference: `CRM-${received.length}` }));
       });
     });
     await new Promise<void>((resolve) => buyer.listen(0, '127.0.0.1', resolve));
@@ -30,7 +32,10 @@ describe.each(BINDINGS)('#19.1 the delivery event ID reaches the buyer and autho
     f = await createFixture();
     binding = await startBinding(name, f.service);
     const principal = (await f.service.accounts.authenticate(f.keys.demo))._unsafeUnwrap();
-    const entity = async (body: object) => (await f.service.entities.create(principal, { module_ids: [], source: null, recipient: null, ...body }))._unsafeUnwrap().id;
+    const entity = async (body: object) =>
+      (
+        await f.service.entities.create(principal, { module_ids: [], source: null, recipient: null, ...body })
+      )._unsafeUnwrap().id;
     const vendor = await entity({ name: 'Vendor', source: 'seller' });
     const recipient = await entity({ name: 'Buyer CRM', recipient: 'buyer' });
     const flow = (
@@ -73,17 +78,25 @@ describe.each(BINDINGS)('#19.1 the delivery event ID reaches the buyer and autho
 
   it('#19.1 a conversion posted with the ID from the header is accepted', async () => {
     const got = await submit();
-    const res = await call(binding.url, { path: `/feedback?event_id=${String(got.headers['x-leadroute-event-id'])}`, json: { type: 'conversion', reason: 'sold' } });
+    const res = await call(binding.url, {
+      path: `/feedback?event_id=${String(got.headers['x-leadroute-event-id'])}`,
+      json: { type: 'conversion', reason: 'sold' },
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toMatchObject({ outcome: 'success' });
   });
 
   it('#19.1 a return sent by GET with the ID from the body is accepted, and from the mapped field too', async () => {
     const first = await submit();
-    const byBody = await call(binding.url, { path: `/feedback?event_id=${String(first.body.event_id)}&type=return&reason=fake` });
+    const byBody = await call(binding.url, {
+      path: `/feedback?event_id=${String(first.body.event_id)}&type=return&reason=fake`,
+    });
     expect(byBody.status, byBody.text).toBe(201);
     const second = await submit();
-    const byMapping = await call(binding.url, { path: `/feedback?event_id=${String(second.body.our_ref)}`, json: { type: 'conversion' } });
+    const byMapping = await call(binding.url, {
+      path: `/feedback?event_id=${String(second.body.our_ref)}`,
+      json: { type: 'conversion' },
+    });
     expect(byMapping.status, byMapping.text).toBe(201);
   });
 });

@@ -16,7 +16,10 @@ const BUCKET = 'firehose-http';
 const CONTAINER = 'firehose-http';
 const WRONG_KEY = Buffer.from('not the account key, but 64 bytes long........................').toString('base64');
 const NOW = Date.UTC(2026, 2, 4, 5, 6, 7, 89);
-const clientConfig = { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } as const;
+const clientConfig = {
+  requestChecksumCalculation: 'WHEN_REQUIRED',
+  responseChecksumValidation: 'WHEN_REQUIRED',
+} as const;
 
 let s3: S3rverHandle;
 let azurite: AzuriteHandle;
@@ -25,8 +28,17 @@ const s3Driver = () => s3Storage({ endpoint: s3.endpoint, forcePathStyle: true, 
 const azureDriver = azureBlobStorage({ maxTries: 1, tryTimeoutMs: 5000 });
 
 beforeAll(async () => {
-  [s3, azurite] = await Promise.all([startS3rver({ buckets: [BUCKET], accessKeys: { [KEY.id]: KEY.secret } }), startAzurite()]);
-  admin = new S3Client({ endpoint: s3.endpoint, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId: KEY.id, secretAccessKey: KEY.secret }, ...clientConfig });
+  [s3, azurite] = await Promise.all([
+    startS3rver({ buckets: [BUCKET], accessKeys: { [KEY.id]: KEY.secret } }),
+    startAzurite(),
+  ]);
+  admin = new S3Client({
+    endpoint: s3.endpoint,
+    forcePathStyle: true,
+    region: 'us-east-1',
+    credentials: { accessKeyId: KEY.id, secretAccessKey: KEY.secret },
+    ...clientConfig,
+  });
   await BlobServiceClient.fromConnectionString(azurite.connectionString()).getContainerClient(CONTAINER).create();
 }, 60_000);
 
@@ -56,7 +68,8 @@ describe.each(BINDINGS)('GET /firehose through %s', (name) => {
   const at = NOW + (name === 'express' ? 0 : 60_000);
   const stamp = name === 'express' ? '20260304050607089' : '20260304050707089';
   const clock = manualClock(at);
-  const get = (path: string, key: string | null = f.keys.demo) => call(binding.url, { path, ...(key === null ? {} : { key }) });
+  const get = (path: string, key: string | null = f.keys.demo) =>
+    call(binding.url, { path, ...(key === null ? {} : { key }) });
 
   beforeAll(async () => {
     f = await createFixture({ clock, cloudStorage: { aws: s3Driver(), azure: azureDriver } });
@@ -152,8 +165,12 @@ describe.each(BINDINGS)('GET /firehose through %s', (name) => {
   it('never shows an inline connection string in flow or event responses', async () => {
     const key = f.keys.demo;
     const post = (path: string, json: unknown) => call(binding.url, { path, key, json });
-    const vendor = (await post('/entities', { name: 'Vendor', module_ids: [], source: 'seller', recipient: null })).body.id;
-    const firehose = { enabled: true, services: { azure: { bucket: CONTAINER, connection_string: azurite.connectionString(), prefix: `${name}-flow` } } };
+    const vendor = (await post('/entities', { name: 'Vendor', module_ids: [], source: 'seller', recipient: null })).body
+      .id;
+    const firehose = {
+      enabled: true,
+      services: { azure: { bucket: CONTAINER, connection_string: azurite.connectionString(), prefix: `${name}-flow` } },
+    };
     const created = await post('/flows', { name: 'Streamed', sources: [{ entity_id: vendor }], steps: [], firehose });
     expect(created.status, created.text).toBe(201);
     expect(created.body.firehose.services.azure).toEqual({ enabled: true, bucket: CONTAINER, prefix: `${name}-flow` });
@@ -176,8 +193,22 @@ describe.each(BINDINGS)('GET /firehose through %s', (name) => {
       ['no bucket', { service: 'aws', access_key_id: KEY.id, secret_access_key: KEY.secret }, '/bucket'],
       ['aws without keys', { service: 'aws', bucket: BUCKET }, '/access_key_id'],
       ['azure without a connection string', { service: 'azure', bucket: CONTAINER }, '/connection_string'],
-      ['a bad bucket name', { service: 'aws', access_key_id: KEY.id, secret_access_key: KEY.secret, bucket: 'x' }, '/bucket'],
-      ['a bad verification_file', { service: 'aws', access_key_id: KEY.id, secret_access_key: KEY.secret, bucket: BUCKET, verification_file: 'maybe' }, '/verification_file'],
+      [
+        'a bad bucket name',
+        { service: 'aws', access_key_id: KEY.id, secret_access_key: KEY.secret, bucket: 'x' },
+        '/bucket',
+      ],
+      [
+        'a bad verification_file',
+        {
+          service: 'aws',
+          access_key_id: KEY.id,
+          secret_access_key: KEY.secret,
+          bucket: BUCKET,
+          verification_file: 'maybe',
+        },
+        '/verification_file',
+      ],
     ])('answers 400 naming the parameter for %s', async (_case, params, path) => {
       const res = await get(qs(params as Record<string, string>));
       expect(res.status).toBe(400);
@@ -185,7 +216,9 @@ describe.each(BINDINGS)('GET /firehose through %s', (name) => {
     });
 
     it('answers 400 for a repeated parameter', async () => {
-      const res = await get(`${qs({ service: 'aws', access_key_id: KEY.id, secret_access_key: KEY.secret })}&bucket=a-bucket&bucket=b-bucket`);
+      const res = await get(
+        `${qs({ service: 'aws', access_key_id: KEY.id, secret_access_key: KEY.secret })}&bucket=a-bucket&bucket=b-bucket`,
+      );
       expect(res.status).toBe(400);
       expect(res.body.errors).toContainEqual({ path: '/bucket', message: 'must be given once' });
     });
@@ -201,29 +234,42 @@ describe.each(BINDINGS)('GET /firehose through %s', (name) => {
 });
 
 describe('GET /firehose when the storage service is down', () => {
-  it.each(BINDINGS)('#19.9 answers a failure of the storage service with the spec\'s 500 and a clear detail, not a verdict on the credentials (%s)', async (name) => {
-    const down = await startS3rver({ buckets: [BUCKET], accessKeys: { [KEY.id]: KEY.secret } });
-    const f = await createFixture({ cloudStorage: { aws: s3Storage({ endpoint: down.endpoint, forcePathStyle: true, maxAttempts: 1, clientConfig }) } });
-    const binding = await startBinding(name, f.service);
-    try {
-      await down.stop();
-      const res = await call(binding.url, { path: qs({ service: 'aws', access_key_id: KEY.id, secret_access_key: KEY.secret, bucket: BUCKET }), key: f.keys.demo });
-      expect(res.status).toBe(500);
-      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-      expect(res.body).toMatchObject({ status: 500, code: 'UpstreamFailure' });
-      expect(res.body.detail).toMatch(/aws storage service failed/);
-      expect(res.text).not.toContain(KEY.secret);
-    } finally {
-      await binding.close();
-      await down.dispose();
-    }
-  });
+  it.each(BINDINGS)(
+    "#19.9 answers a failure of the storage service with the spec's 500 and a clear detail, not a verdict on the credentials (%s)",
+    async (name) => {
+      const down = await startS3rver({ buckets: [BUCKET], accessKeys: { [KEY.id]: KEY.secret } });
+      const f = await createFixture({
+        cloudStorage: {
+          aws: s3Storage({ endpoint: down.endpoint, forcePathStyle: true, maxAttempts: 1, clientConfig }),
+        },
+      });
+      const binding = await startBinding(name, f.service);
+      try {
+        await down.stop();
+        const res = await call(binding.url, {
+          path: qs({ service: 'aws', access_key_id: KEY.id, secret_access_key: KEY.secret, bucket: BUCKET }),
+          key: f.keys.demo,
+        });
+        expect(res.status).toBe(500);
+        expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+        expect(res.body).toMatchObject({ status: 500, code: 'UpstreamFailure' });
+        expect(res.body.detail).toMatch(/aws storage service failed/);
+        expect(res.text).not.toContain(KEY.secret);
+      } finally {
+        await binding.close();
+        await down.dispose();
+      }
+    },
+  );
 
   it('answers 400 for a service this server has no driver for', async () => {
     const f = await createFixture();
     const binding = await startBinding('fastify', f.service);
     try {
-      const res = await call(binding.url, { path: qs({ service: 'azure', connection_string: 'x', bucket: CONTAINER }), key: f.keys.demo });
+      const res = await call(binding.url, {
+        path: qs({ service: 'azure', connection_string: 'x', bucket: CONTAINER }),
+        key: f.keys.demo,
+      });
       expect(res.status).toBe(400);
       expect(res.body.detail).toMatch(/azure service is not available/);
     } finally {

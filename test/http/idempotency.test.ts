@@ -35,15 +35,20 @@ describe.each(BINDINGS)('Idempotency-Key on submit through %s', (name) => {
       json: lead,
       headers: { ...headers, ...(key === undefined ? {} : { 'idempotency-key': key }) },
     });
-  const storedLeads = (email: string) => [...storage.tables.leads.values()].filter((l) => l.fields.email === email).length;
+  const storedLeads = (email: string) =>
+    [...storage.tables.leads.values()].filter((l) => l.fields.email === email).length;
 
   beforeAll(async () => {
     service = createLeadService({ storage: { ...storage, leadWrites } });
     const { api_key } = (await service.accounts.create({ name: 'Idem' }))._unsafeUnwrap();
     apiKey = api_key;
     const principal = (await service.accounts.authenticate(api_key))._unsafeUnwrap();
-    sourceId = (await service.entities.create(principal, { name: 'Vendor', module_ids: [], source: 'seller', recipient: null }))._unsafeUnwrap().id;
-    flowId = (await service.flows.create(principal, { name: 'Idem', sources: [{ entity_id: sourceId }], steps: [] }))._unsafeUnwrap().id;
+    sourceId = (
+      await service.entities.create(principal, { name: 'Vendor', module_ids: [], source: 'seller', recipient: null })
+    )._unsafeUnwrap().id;
+    flowId = (
+      await service.flows.create(principal, { name: 'Idem', sources: [{ entity_id: sourceId }], steps: [] })
+    )._unsafeUnwrap().id;
     binding = await startBinding(name, service);
   });
   afterAll(() => binding.close());
@@ -68,15 +73,30 @@ describe.each(BINDINGS)('Idempotency-Key on submit through %s', (name) => {
     expect(storedLeads(lead.email)).toBe(3);
   });
 
-  it('#18.11 a retry without the source\'s posting secret is refused as without a key, never answered from the stored first answer', async () => {
+  it("#18.11 a retry without the source's posting secret is refused as without a key, never answered from the stored first answer", async () => {
     const principal = (await service.accounts.authenticate(apiKey))._unsafeUnwrap();
-    const secured = (await service.entities.create(principal, { name: 'Secured vendor', module_ids: [], source: 'seller', recipient: null }))._unsafeUnwrap().id;
+    const secured = (
+      await service.entities.create(principal, {
+        name: 'Secured vendor',
+        module_ids: [],
+        source: 'seller',
+        recipient: null,
+      })
+    )._unsafeUnwrap().id;
     const created = (
-      await service.flows.create(principal, { name: 'Idem secured', sources: [{ entity_id: secured, require_posting_secret: true }], steps: [] })
+      await service.flows.create(principal, {
+        name: 'Idem secured',
+        sources: [{ entity_id: secured, require_posting_secret: true }],
+        steps: [],
+      })
     )._unsafeUnwrap();
     const secret = created.sources[0]?.posting_secret as string;
     const post = (headers: Record<string, string>) =>
-      call(binding.url, { path: `/flows/${created.id}/sources/${secured}/submit`, json: { email: `sec-${name}@example.com` }, headers });
+      call(binding.url, {
+        path: `/flows/${created.id}/sources/${secured}/submit`,
+        json: { email: `sec-${name}@example.com` },
+        headers,
+      });
     const key = `key-${name}-secured`;
     const first = await post({ 'idempotency-key': key, 'x-posting-secret': secret });
     expect(first.status, first.text).toBe(201);

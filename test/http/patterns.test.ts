@@ -27,7 +27,8 @@ describe.each(BINDINGS)('tenant patterns over HTTP through %s', (name) => {
   const req = (c: Call) => call(binding.url, c);
   const key = () => f.keys.demo;
   const entity = async (body: Record<string, unknown>) =>
-    (await req({ path: '/entities', key: key(), json: { module_ids: [], source: null, recipient: null, ...body } })).body.id as string;
+    (await req({ path: '/entities', key: key(), json: { module_ids: [], source: null, recipient: null, ...body } }))
+      .body.id as string;
   const unrelated = () => timed(req({ path: '/flows', key: key() }));
 
   beforeAll(async () => {
@@ -53,7 +54,9 @@ describe.each(BINDINGS)('tenant patterns over HTTP through %s', (name) => {
     });
     expect(flow.status, flow.text).toBe(201);
     // The intake route takes no key: anyone who knows the IDs can send this.
-    const attack = timed(req({ path: `/flows/${flow.body.id}/sources/${vendor}/submit`, json: { comments: LONG, state: 'TX' } }));
+    const attack = timed(
+      req({ path: `/flows/${flow.body.id}/sources/${vendor}/submit`, json: { comments: LONG, state: 'TX' } }),
+    );
     const other = await unrelated();
     const answered = await attack;
     expect(answered.status, answered.text).toBe(201);
@@ -64,7 +67,10 @@ describe.each(BINDINGS)('tenant patterns over HTTP through %s', (name) => {
   });
 
   it('#18.6 POST /events with rule /^(a+)+$/ over an event holding a 10,000-character value is answered quickly, and so is an unrelated request', async () => {
-    const rules = [{ lhv: 'vars.lead.comments', op: 'matches pattern', rhv: EVIL }, { lhv: 'type', op: 'is equal to', rhv: 'source' }];
+    const rules = [
+      { lhv: 'vars.lead.comments', op: 'matches pattern', rhv: EVIL },
+      { lhv: 'type', op: 'is equal to', rhv: 'source' },
+    ];
     const attack = timed(req({ path: '/events', key: key(), json: { rules, limit: 10 } }));
     const other = await unrelated();
     const answered = await attack;
@@ -74,18 +80,31 @@ describe.each(BINDINGS)('tenant patterns over HTTP through %s', (name) => {
     expect(other.status).toBe(200);
     expect(other.ms).toBeLessThan(UNRELATED_MS);
     // The same scan with a pattern that does match finds the event: the rule really ran over it.
-    const found = await req({ path: '/events', key: key(), json: { rules: [{ ...rules[0], rhv: '^a+!$' }, rules[1]], limit: 10 } });
+    const found = await req({
+      path: '/events',
+      key: key(),
+      json: { rules: [{ ...rules[0], rhv: '^a+!$' }, rules[1]], limit: 10 },
+    });
     expect(found.body).toHaveLength(1);
   });
 
   it('#19.3 an unslashed pattern is a regular expression in an events query: ^AB-\\d{3}$ matches AB-123, not AB-1234', async () => {
-    const flow = await req({ path: '/flows', key: key(), json: { name: 'References', sources: [{ entity_id: vendor }] } });
+    const flow = await req({
+      path: '/flows',
+      key: key(),
+      json: { name: 'References', sources: [{ entity_id: vendor }] },
+    });
     expect(flow.status, flow.text).toBe(201);
     for (const reference of ['AB-123', 'AB-1234', 'ab-123']) {
-      expect((await req({ path: `/flows/${flow.body.id}/sources/${vendor}/submit`, json: { reference } })).status).toBe(201);
+      expect((await req({ path: `/flows/${flow.body.id}/sources/${vendor}/submit`, json: { reference } })).status).toBe(
+        201,
+      );
     }
     const query = async (rhv: string) => {
-      const rules = [{ lhv: 'vars.lead.reference', op: 'matches pattern', rhv }, { lhv: 'flow_id', op: 'is equal to', rhv: flow.body.id }];
+      const rules = [
+        { lhv: 'vars.lead.reference', op: 'matches pattern', rhv },
+        { lhv: 'flow_id', op: 'is equal to', rhv: flow.body.id },
+      ];
       const res = await req({ path: '/events', key: key(), json: { rules, limit: 10 } });
       expect(res.status, res.text).toBe(200);
       return res.body.map((e: { vars: { lead: { reference: string } } }) => e.vars.lead.reference).sort();
@@ -107,10 +126,19 @@ describe.each(BINDINGS)('tenant patterns over HTTP through %s', (name) => {
     expect(saved.status).toBe(422);
     expect(saved.body.errors).toContainEqual({
       path: '/acceptance_criteria/rules/0/rhv',
-      message: expect.stringMatching(/^Operator "matches pattern" has an invalid pattern \^\(a\+\)\\1\$: error parsing regexp: invalid escape sequence/),
+      message: expect.stringMatching(
+        /^Operator "matches pattern" has an invalid pattern \^\(a\+\)\\1\$: error parsing regexp: invalid escape sequence/,
+      ),
     });
-    const queried = await req({ path: '/events', key: key(), json: { rules: [{ lhv: 'vars.lead.email', op: 'matches pattern', rhv: '/x/g' }] } });
+    const queried = await req({
+      path: '/events',
+      key: key(),
+      json: { rules: [{ lhv: 'vars.lead.email', op: 'matches pattern', rhv: '/x/g' }] },
+    });
     expect(queried.status).toBe(400);
-    expect(queried.body.errors).toContainEqual({ path: '/rules/0/rhv', message: expect.stringContaining('has flag "g"; only i, m and s are supported') });
+    expect(queried.body.errors).toContainEqual({
+      path: '/rules/0/rhv',
+      message: expect.stringContaining('has flag "g"; only i, m and s are supported'),
+    });
   });
 });

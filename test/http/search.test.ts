@@ -6,10 +6,50 @@ import { createFixture, type Fixture } from '../support/fixture';
 import { BINDINGS, type Binding, startBinding } from '../support/servers';
 
 const LEADS = [
-  { first_name: 'Ann', last_name: 'Smith', email: 'ann.smith@example.com', phone_1: '(512) 555-0142', address_1: '12 Main Street', city: 'Austin', state: 'TX', postal_code: '78701', reference: 'REF-001' },
-  { first_name: 'Annabel', last_name: 'Smithers', email: 'annabel@mail.test', phone_1: '617-555-0100', address_1: '12 Mainland Street', city: 'Boston', state: 'MA', postal_code: '02108', reference: 'REF-002' },
-  { first_name: 'Bob', last_name: 'Jones', email: 'bob@jones.test', phone_1: '5125550199', address_1: 'Main 12 Street', city: 'Austin', state: 'TX', postal_code: '78702', reference: 'REF-003' },
-  { first_name: 'Carla', last_name: 'Annis', email: 'carla@annis.test', phone_1: '+1 737 555 0111', address_1: '9 Elm Road', city: 'Dallas', state: 'TX', postal_code: '75201', reference: 'REF-004' },
+  {
+    first_name: 'Ann',
+    last_name: 'Smith',
+    email: 'ann.smith@example.com',
+    phone_1: '(512) 555-0142',
+    address_1: '12 Main Street',
+    city: 'Austin',
+    state: 'TX',
+    postal_code: '78701',
+    reference: 'REF-001',
+  },
+  {
+    first_name: 'Annabel',
+    last_name: 'Smithers',
+    email: 'annabel@mail.test',
+    phone_1: '617-555-0100',
+    address_1: '12 Mainland Street',
+    city: 'Boston',
+    state: 'MA',
+    postal_code: '02108',
+    reference: 'REF-002',
+  },
+  {
+    first_name: 'Bob',
+    last_name: 'Jones',
+    email: 'bob@jones.test',
+    phone_1: '5125550199',
+    address_1: 'Main 12 Street',
+    city: 'Austin',
+    state: 'TX',
+    postal_code: '78702',
+    reference: 'REF-003',
+  },
+  {
+    first_name: 'Carla',
+    last_name: 'Annis',
+    email: 'carla@annis.test',
+    phone_1: '+1 737 555 0111',
+    address_1: '9 Elm Road',
+    city: 'Dallas',
+    state: 'TX',
+    postal_code: '75201',
+    reference: 'REF-004',
+  },
 ];
 
 describe.each(BINDINGS)('lead search over HTTP through %s', (name) => {
@@ -26,9 +66,15 @@ describe.each(BINDINGS)('lead search over HTTP through %s', (name) => {
   beforeAll(async () => {
     f = await createFixture({ clock });
     binding = await startBinding(name, f.service);
-    const entity = async (key: string, body: Record<string, unknown>) => (await req({ path: '/entities', key, json: { module_ids: [], source: null, recipient: null, ...body } })).body.id as string;
+    const entity = async (key: string, body: Record<string, unknown>) =>
+      (await req({ path: '/entities', key, json: { module_ids: [], source: null, recipient: null, ...body } })).body
+        .id as string;
     const flow = async (key: string, vendor: string) => {
-      const res = await req({ path: '/flows', key, json: { name: 'Search flow', sources: [{ entity_id: vendor }], steps: [] } });
+      const res = await req({
+        path: '/flows',
+        key,
+        json: { name: 'Search flow', sources: [{ entity_id: vendor }], steps: [] },
+      });
       expect(res.status, res.text).toBe(201);
       return res.body.id as string;
     };
@@ -42,7 +88,10 @@ describe.each(BINDINGS)('lead search over HTTP through %s', (name) => {
     }
     const otherVendor = await entity(f.keys.other, { name: 'Other vendor', source: 'seller' });
     const otherFlow = await flow(f.keys.other, otherVendor);
-    await req({ path: `/flows/${otherFlow}/sources/${otherVendor}/submit`, json: { first_name: 'Ann', last_name: 'Other', city: 'Austin' } });
+    await req({
+      path: `/flows/${otherFlow}/sources/${otherVendor}/submit`,
+      json: { first_name: 'Ann', last_name: 'Other', city: 'Austin' },
+    });
   });
   afterAll(() => binding.close());
 
@@ -52,9 +101,25 @@ describe.each(BINDINGS)('lead search over HTTP through %s', (name) => {
     expect(res.body.total).toBe(2);
     const hit = res.body.hits.find((h: { lead_id: string }) => h.lead_id === leadIds[0]);
     expect(Object.keys(hit).sort()).toEqual(
-      ['lead_id', 'flow_id', 'flow_name', 'source_id', 'source_name', 'submission_timestamp', 'highlight', 'latest_event', ...SEARCH_FIELDS].sort(),
+      [
+        'lead_id',
+        'flow_id',
+        'flow_name',
+        'source_id',
+        'source_name',
+        'submission_timestamp',
+        'highlight',
+        'latest_event',
+        ...SEARCH_FIELDS,
+      ].sort(),
     );
-    expect(hit).toMatchObject({ ...LEADS[0], flow_id: flowId, flow_name: 'Search flow', source_name: 'Vendor A', submission_timestamp: '2026-03-09T15:01:00.000Z' });
+    expect(hit).toMatchObject({
+      ...LEADS[0],
+      flow_id: flowId,
+      flow_name: 'Search flow',
+      source_name: 'Vendor A',
+      submission_timestamp: '2026-03-09T15:01:00.000Z',
+    });
     expect(hit.highlight).toEqual({ first_name: ['Ann'], last_name: ['Smith'], email: ['ann', 'smith'] });
     expect(hit.latest_event).toMatchObject({ type: 'source', lead_id: leadIds[0], outcome: 'success' });
     expect(hit.latest_event.account_id).toBeUndefined();
@@ -84,7 +149,12 @@ describe.each(BINDINGS)('lead search over HTTP through %s', (name) => {
   it('sorts by a field either way and pages with from and limit, total counting every match', async () => {
     expect(names(await search('sort_by=first_name'))).toEqual(['Ann', 'Annabel', 'Bob', 'Carla']);
     expect(names(await search('sort_by=postal_code&sort_dir=desc'))).toEqual(['Bob', 'Ann', 'Carla', 'Annabel']);
-    expect(names(await search('sort_by=submission_timestamp&sort_dir=desc'))).toEqual(['Carla', 'Bob', 'Annabel', 'Ann']);
+    expect(names(await search('sort_by=submission_timestamp&sort_dir=desc'))).toEqual([
+      'Carla',
+      'Bob',
+      'Annabel',
+      'Ann',
+    ]);
     const page = await search('sort_by=last_name&from=1&limit=2');
     expect(page.body.total).toBe(4);
     expect(page.body.hits.map((h: { last_name: string }) => h.last_name)).toEqual(['Jones', 'Smith']);
@@ -111,7 +181,12 @@ describe.each(BINDINGS)('lead search over HTTP through %s', (name) => {
 
   it('reaches at most 1,000 results by paging, however many match, 100 at a time', async () => {
     const staff = (await f.service.accounts.authenticate(f.keys.staff))._unsafeUnwrap().account.id;
-    for (let i = 0; i < 1050; i++) (await f.service.storage.search.index(aSearchDocument(staff, { first_name: 'Bulk', reference: String(i).padStart(4, '0') })))._unsafeUnwrap();
+    for (let i = 0; i < 1050; i++)
+      (
+        await f.service.storage.search.index(
+          aSearchDocument(staff, { first_name: 'Bulk', reference: String(i).padStart(4, '0') }),
+        )
+      )._unsafeUnwrap();
     const last = await search('query=bulk&sort_by=reference&from=900&limit=100', f.keys.staff);
     expect(last.status).toBe(200);
     expect(last.body.total).toBe(1050);

@@ -3,7 +3,12 @@ import { once } from 'node:events';
 import { createLeadService } from '@leadroute/core';
 import { postgresStorage } from '@leadroute/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_URL, databaseAvailable, freshSchema, type TestSchema } from '../../adapters/postgres/src/test-support';
+import {
+  DATABASE_URL,
+  databaseAvailable,
+  freshSchema,
+  type TestSchema,
+} from '../../adapters/postgres/src/test-support';
 import { qualified } from '../../adapters/postgres/src/sql';
 import { call } from '../support/call';
 import { type RecipientServer, startRecipientServer } from '../support/recipient-server';
@@ -64,13 +69,31 @@ describe.skipIf(!available)('#18.12 SIGKILL in the middle of a stream of leads (
     const { api_key: key } = (await setup.accounts.create({ name: 'Kill test', time_zone: 'UTC' }))._unsafeUnwrap();
     child = await startService(db.schema, DATABASE_URL);
     const url0 = child.url;
-    const entity = async (body: object) => (await call(url0, { path: '/entities', key, json: { module_ids: [], source: null, recipient: null, ...body } })).body.id as string;
+    const entity = async (body: object) =>
+      (await call(url0, { path: '/entities', key, json: { module_ids: [], source: null, recipient: null, ...body } }))
+        .body.id as string;
     const vendor = await entity({ name: 'Vendor', source: 'seller' });
     const buyer = await entity({ name: 'Buyer', recipient: 'buyer', module_ids: ['platform-custom.outbound.json'] });
-    const config = { url: recipient.url, outcome_path: 'result', reason_path: 'reason', price_path: 'price', reference_path: 'id' };
-    const step = { type: 'recipient', entity_id: buyer, module_id: 'platform-custom.outbound.json', timeout_ms: 5000, config };
+    const config = {
+      url: recipient.url,
+      outcome_path: 'result',
+      reason_path: 'reason',
+      price_path: 'price',
+      reference_path: 'id',
+    };
+    const step = {
+      type: 'recipient',
+      entity_id: buyer,
+      module_id: 'platform-custom.outbound.json',
+      timeout_ms: 5000,
+      config,
+    };
     // Two deliveries per lead: three events, a rollup row each, a search document and the lead record.
-    const flow = await call(url0, { path: '/flows', key, json: { name: 'Kill stream', sources: [{ entity_id: vendor }], steps: [step, step] } });
+    const flow = await call(url0, {
+      path: '/flows',
+      key,
+      json: { name: 'Kill stream', sources: [{ entity_id: vendor }], steps: [step, step] },
+    });
     expect(flow.status).toBe(201);
     const submit = `/flows/${flow.body.id as string}/sources/${vendor}/submit`;
 
@@ -82,7 +105,10 @@ describe.skipIf(!available)('#18.12 SIGKILL in the middle of a stream of leads (
         const url = child?.url;
         try {
           if (!url) throw new Error('no service');
-          const answer = await call(url, { path: submit, json: { first_name: `Kill${++n}`, email: `k${n}@example.com`, phone_1: '5125550100' } });
+          const answer = await call(url, {
+            path: submit,
+            json: { first_name: `Kill${++n}`, email: `k${n}@example.com`, phone_1: '5125550100' },
+          });
           if (answer.status === 201) acknowledged.push(answer.body.lead.id as string);
         } catch {
           // The service is down (killed, or not yet back): try again shortly.
@@ -131,7 +157,9 @@ describe.skipIf(!available)('#18.12 SIGKILL in the middle of a stream of leads (
            OR NOT EXISTS (SELECT 1 FROM ${t('search_documents')} s WHERE s.lead_id = l.id)`,
     );
     expect({ count: partialLeads.length, first: partialLeads.slice(0, 3) }).toEqual({ count: 0, first: [] });
-    const orphanDocuments = await rows(`SELECT s.lead_id FROM ${t('search_documents')} s WHERE NOT EXISTS (SELECT 1 FROM ${t('leads')} l WHERE l.id = s.lead_id)`);
+    const orphanDocuments = await rows(
+      `SELECT s.lead_id FROM ${t('search_documents')} s WHERE NOT EXISTS (SELECT 1 FROM ${t('leads')} l WHERE l.id = s.lead_id)`,
+    );
     expect(orphanDocuments).toEqual([]);
     // Rollups count exactly the stored events, hour by hour and kind by kind.
     const counted = await rows<{ hour: string; kind: string; events: number; rollups: number }>(

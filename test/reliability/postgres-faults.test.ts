@@ -30,8 +30,12 @@ run('PostgreSQL restarted during a load', () => {
     service = createLeadService({ storage: postgresStorage({ pool }), exports: { worker: false } });
     const { api_key } = (await service.accounts.create({ name: 'Faults' }))._unsafeUnwrap();
     const principal = (await service.accounts.authenticate(api_key))._unsafeUnwrap();
-    vendorId = (await service.entities.create(principal, { name: 'Vendor', module_ids: [], source: 'seller', recipient: null }))._unsafeUnwrap().id;
-    flowId = (await service.flows.create(principal, { name: 'Faults', sources: [{ entity_id: vendorId }], steps: [] }))._unsafeUnwrap().id;
+    vendorId = (
+      await service.entities.create(principal, { name: 'Vendor', module_ids: [], source: 'seller', recipient: null })
+    )._unsafeUnwrap().id;
+    flowId = (
+      await service.flows.create(principal, { name: 'Faults', sources: [{ entity_id: vendorId }], steps: [] })
+    )._unsafeUnwrap().id;
     binding = await startBinding('express', service);
   }, 60_000);
 
@@ -45,7 +49,10 @@ run('PostgreSQL restarted during a load', () => {
     const acknowledged: string[] = [];
     const statuses = new Map<number, number>();
     const post = async (i: number) => {
-      const res = await call(binding.url, { path: `/flows/${flowId}/sources/${vendorId}/submit`, json: { first_name: `Load${i}`, email: `load${i}@example.com` } });
+      const res = await call(binding.url, {
+        path: `/flows/${flowId}/sources/${vendorId}/submit`,
+        json: { first_name: `Load${i}`, email: `load${i}@example.com` },
+      });
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       if (res.status === 201) acknowledged.push(res.body.lead.id);
       else expect(res.status, res.text).toBe(503);

@@ -25,17 +25,36 @@ run('PostgreSQL stopped and frozen under load (#18.10, #18.11)', () => {
   let flowId: string;
   let vendorId: string;
   const warnings: unknown[] = [];
-  const logger: Logger = { debug() {}, info() {}, warn: (obj) => warnings.push((obj as { err?: unknown }).err), error() {} };
+  const logger: Logger = {
+    debug() {},
+    info() {},
+    warn: (obj) => warnings.push((obj as { err?: unknown }).err),
+    error() {},
+  };
 
   /** Every request sent, with its status, Retry-After and how long it took. */
   const answers: { status: number; retryAfter: string | null; ms: number; text: string }[] = [];
   const acknowledged = new Map<string, string>(); // lead id -> e-mail sent
   let n = 0;
-  const post = async (lead: Record<string, unknown>, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Answer> => {
+  const post = async (
+    lead: Record<string, unknown>,
+    headers: Record<string, string> = {},
+    signal?: AbortSignal,
+  ): Promise<Answer> => {
     const binding = bindings[n++ % bindings.length] as Binding;
     const started = performance.now();
-    const res = await call(binding.url, { path: `/flows/${flowId}/sources/${vendorId}/submit`, json: lead, headers, ...(signal ? { signal } : {}) });
-    answers.push({ status: res.status, retryAfter: res.headers.get('retry-after'), ms: performance.now() - started, text: res.text });
+    const res = await call(binding.url, {
+      path: `/flows/${flowId}/sources/${vendorId}/submit`,
+      json: lead,
+      headers,
+      ...(signal ? { signal } : {}),
+    });
+    answers.push({
+      status: res.status,
+      retryAfter: res.headers.get('retry-after'),
+      ms: performance.now() - started,
+      text: res.text,
+    });
     if (res.status === 201) acknowledged.set(res.body.lead.id, String(lead.email));
     return res;
   };
@@ -97,8 +116,12 @@ run('PostgreSQL stopped and frozen under load (#18.10, #18.11)', () => {
     });
     const { api_key } = (await service.accounts.create({ name: 'Outage' }))._unsafeUnwrap();
     const principal = (await service.accounts.authenticate(api_key))._unsafeUnwrap();
-    vendorId = (await service.entities.create(principal, { name: 'Vendor', module_ids: [], source: 'seller', recipient: null }))._unsafeUnwrap().id;
-    flowId = (await service.flows.create(principal, { name: 'Outage', sources: [{ entity_id: vendorId }], steps: [] }))._unsafeUnwrap().id;
+    vendorId = (
+      await service.entities.create(principal, { name: 'Vendor', module_ids: [], source: 'seller', recipient: null })
+    )._unsafeUnwrap().id;
+    flowId = (
+      await service.flows.create(principal, { name: 'Outage', sources: [{ entity_id: vendorId }], steps: [] })
+    )._unsafeUnwrap().id;
     for (const name of BINDINGS) bindings.push(await startBinding(name, service));
   }, 60_000);
 
@@ -116,7 +139,7 @@ run('PostgreSQL stopped and frozen under load (#18.10, #18.11)', () => {
     cluster.stop('fast');
     // The idle clients are told 57P01 and dropped: an `error` on the pool, logged instead of crashing the process.
     for (let i = 0; i < 50 && warnings.length === 0; i++) await sleep(100);
-    expect(warnings.length, 'idle-client errors reached the adapter\'s listener').toBeGreaterThan(0);
+    expect(warnings.length, "idle-client errors reached the adapter's listener").toBeGreaterThan(0);
     const down = await post({ email: 'down@example.com' });
     expect(down.status, down.text).toBe(503);
     expect(down.headers.get('retry-after')).toMatch(/^\d+$/);
@@ -139,7 +162,10 @@ run('PostgreSQL stopped and frozen under load (#18.10, #18.11)', () => {
       await sleep(500);
       await stopLoad();
     }
-    expect(answers.some((a) => a.status === 503), 'requests during the outages got 503').toBe(true);
+    expect(
+      answers.some((a) => a.status === 503),
+      'requests during the outages got 503',
+    ).toBe(true);
     expectOnly201Or503();
     expect(Math.max(...answers.map((a) => a.ms)), 'no request waited past the timeouts').toBeLessThan(ANSWER_WITHIN_MS);
     await expectAcknowledgedWhole();
@@ -155,7 +181,9 @@ run('PostgreSQL stopped and frozen under load (#18.10, #18.11)', () => {
     const frozenAt = Date.now();
     try {
       // A client that gives up after 300 ms while the database answers nothing.
-      await post({ email: 'keyed-b@example.com' }, { 'idempotency-key': 'freeze-b' }, AbortSignal.timeout(300)).catch(() => undefined);
+      await post({ email: 'keyed-b@example.com' }, { 'idempotency-key': 'freeze-b' }, AbortSignal.timeout(300)).catch(
+        () => undefined,
+      );
       // A retry of an acknowledged submission while frozen: 503, not a hang and not a second lead.
       const retried = await post({ email: 'keyed-a@example.com' }, { 'idempotency-key': 'freeze-a' });
       expect(retried.status, retried.text).toBe(503);
@@ -187,7 +215,10 @@ run('PostgreSQL stopped and frozen under load (#18.10, #18.11)', () => {
       { email: 'keyed-a@example.com', n: 1 },
       { email: 'keyed-b@example.com', n: 1 },
     ]);
-    expect(answers.some((a) => a.status === 503), 'requests during the freeze got 503').toBe(true);
+    expect(
+      answers.some((a) => a.status === 503),
+      'requests during the freeze got 503',
+    ).toBe(true);
     expectOnly201Or503();
     expect(Math.max(...answers.map((a) => a.ms)), 'no request hung past the timeouts').toBeLessThan(ANSWER_WITHIN_MS);
     await expectAcknowledgedWhole();

@@ -35,7 +35,11 @@ describe.skipIf(external === undefined)('example servers bind to loopback unless
     return Number(new URL(started.url).port);
   };
 
-  it.each(['examples/express-server/src/main.ts', 'examples/fastify-server/src/main.ts', 'examples/embedded-express/src/main.ts'])(
+  it.each([
+    'examples/express-server/src/main.ts',
+    'examples/fastify-server/src/main.ts',
+    'examples/embedded-express/src/main.ts',
+  ])(
     '#18.18 %s answers on 127.0.0.1 and refuses connections on the machine address',
     async (script) => {
       const port = await start(script);

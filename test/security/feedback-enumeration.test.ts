@@ -38,11 +38,20 @@ describe.each(BINDINGS)('#18.1 key-less feedback enumeration through %s', (name)
   const scripted = scriptedRecipient();
   let references = 0;
   const req = (c: Call) => call(binding.url, c);
-  const victim = { leads: [] as string[], sourceEvents: [] as string[], recipientEvents: [] as string[], references: [] as string[], flow: '', vendor: '' };
+  const victim = {
+    leads: [] as string[],
+    sourceEvents: [] as string[],
+    recipientEvents: [] as string[],
+    references: [] as string[],
+    flow: '',
+    vendor: '',
+  };
   const attacker = { lead: '', ids: [] as string[] };
   let victimEventsBefore: string[] = [];
 
-  const entity = async (key: string, body: Record<string, unknown>) => (await req({ path: '/entities', key, json: { module_ids: [], source: null, recipient: null, ...body } })).body.id as string;
+  const entity = async (key: string, body: Record<string, unknown>) =>
+    (await req({ path: '/entities', key, json: { module_ids: [], source: null, recipient: null, ...body } })).body
+      .id as string;
   const flowFor = async (key: string, vendor: string, buyer: string) => {
     const res = await req({
       path: '/flows',
@@ -57,8 +66,13 @@ describe.each(BINDINGS)('#18.1 key-less feedback enumeration through %s', (name)
     return res.body.id as string;
   };
   const eventsOf = async (key: string, leadId: string) =>
-    (await req({ path: `/events?limit=100&rules=${byLead(leadId)}`, key })).body as { id: string; type: string; key?: string }[];
-  const allEventIds = async (key: string) => ((await req({ path: '/events?limit=1000', key })).body as { id: string }[]).map((e) => e.id).sort();
+    (await req({ path: `/events?limit=100&rules=${byLead(leadId)}`, key })).body as {
+      id: string;
+      type: string;
+      key?: string;
+    }[];
+  const allEventIds = async (key: string) =>
+    ((await req({ path: '/events?limit=1000', key })).body as { id: string }[]).map((e) => e.id).sort();
 
   beforeAll(async () => {
     scripted.respondWith(() => ({ outcome: 'success', reference: `VIC-${name}-${++references}` }));
@@ -68,13 +82,24 @@ describe.each(BINDINGS)('#18.1 key-less feedback enumeration through %s', (name)
     binding = await startBinding(name, f.service, { throttle: false });
     const victimKey = f.keys.other;
     victim.vendor = await entity(victimKey, { name: 'Victim vendor', source: 'seller' });
-    victim.flow = await flowFor(victimKey, victim.vendor, await entity(victimKey, { name: 'Victim buyer', recipient: 'buyer' }));
+    victim.flow = await flowFor(
+      victimKey,
+      victim.vendor,
+      await entity(victimKey, { name: 'Victim buyer', recipient: 'buyer' }),
+    );
     const attackerVendor = await entity(f.keys.demo, { name: 'Attacker vendor', source: 'seller' });
-    const attackerFlow = await flowFor(f.keys.demo, attackerVendor, await entity(f.keys.demo, { name: 'Attacker buyer', recipient: 'buyer' }));
+    const attackerFlow = await flowFor(
+      f.keys.demo,
+      attackerVendor,
+      await entity(f.keys.demo, { name: 'Attacker buyer', recipient: 'buyer' }),
+    );
     // The attacker's lead arrives in the middle of the victim's, so the old scheme would have put victim IDs on both sides of it.
     for (let i = 0; i < VICTIMS; i += 1) {
       if (i === VICTIMS / 2) {
-        const mine = await req({ path: `/flows/${attackerFlow}/sources/${attackerVendor}/submit`, json: { first_name: 'Mallory', state: 'TX' } });
+        const mine = await req({
+          path: `/flows/${attackerFlow}/sources/${attackerVendor}/submit`,
+          json: { first_name: 'Mallory', state: 'TX' },
+        });
         attacker.lead = mine.body.lead.id;
       }
       const res = await req({ path: `/flows/${victim.flow}/sources/${victim.vendor}/submit`, json: victimLead(i) });
@@ -99,11 +124,16 @@ describe.each(BINDINGS)('#18.1 key-less feedback enumeration through %s', (name)
   });
 
   /** Every victim lead field and ID that must never appear in an answer. */
-  const secrets = () => [...victim.leads, ...Array.from({ length: VICTIMS }, (_, i) => Object.values(victimLead(i)).filter((v) => v !== 'TX')).flat()];
+  const secrets = () => [
+    ...victim.leads,
+    ...Array.from({ length: VICTIMS }, (_, i) => Object.values(victimLead(i)).filter((v) => v !== 'TX')).flat(),
+  ];
   const leaked = (answers: Answer[]) => answers.flatMap((a) => secrets().filter((s) => a.text.includes(s)));
 
   it('#18.1 guessed neighbour IDs, real lead IDs and wrong-kind IDs read zero leads and are answered byte for byte alike', async () => {
-    const guessed = [...new Set(attacker.ids.flatMap((id) => oldNeighbours(id, 30)))].filter((id) => !attacker.ids.includes(id));
+    const guessed = [...new Set(attacker.ids.flatMap((id) => oldNeighbours(id, 30)))].filter(
+      (id) => !attacker.ids.includes(id),
+    );
     const foreign = [...victim.leads, ...victim.sourceEvents];
     const unknown = ['0123456789abcdef01234567', 'ffffffffffffffffffffffff'];
     const probes = [...guessed, ...foreign, ...unknown, attacker.lead];
@@ -136,25 +166,50 @@ describe.each(BINDINGS)('#18.1 key-less feedback enumeration through %s', (name)
       const bad = await req({ path: '/feedback/standard', json: { type: 'x', recipient_record_id: reference } });
       expect(bad.status).toBe(400);
       expect(bad.body).toEqual({ outcome: 'error', reason: 'type must be conversion or return.', price: 0 });
-      answers.push(bad, await req({ path: '/feedback/standard', raw: `type=x&recipient_record_id=${reference}`, headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/xml' } }));
+      answers.push(
+        bad,
+        await req({
+          path: '/feedback/standard',
+          raw: `type=x&recipient_record_id=${reference}`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/xml' },
+        }),
+      );
     }
-    for (const eventId of victim.recipientEvents.slice(0, 5)) answers.push(await req({ path: `/feedback?event_id=${eventId}&type=x` }));
+    for (const eventId of victim.recipientEvents.slice(0, 5))
+      answers.push(await req({ path: `/feedback?event_id=${eventId}&type=x` }));
     expect(answers.every((a) => a.status === 400)).toBe(true);
     expect(leaked(answers)).toEqual([]);
     // Feedback not configured on the step (403): a second victim flow without it.
     const noFeedback = await req({
       path: '/flows',
       key: f.keys.other,
-      json: { name: 'No feedback', sources: [{ entity_id: victim.vendor }], steps: [{ type: 'recipient', entity_id: await entity(f.keys.other, { name: 'Quiet buyer', recipient: 'buyer' }), module_id: scripted.id }] },
+      json: {
+        name: 'No feedback',
+        sources: [{ entity_id: victim.vendor }],
+        steps: [
+          {
+            type: 'recipient',
+            entity_id: await entity(f.keys.other, { name: 'Quiet buyer', recipient: 'buyer' }),
+            module_id: scripted.id,
+          },
+        ],
+      },
     });
-    const lead = await req({ path: `/flows/${noFeedback.body.id}/sources/${victim.vendor}/submit`, json: victimLead(0) });
+    const lead = await req({
+      path: `/flows/${noFeedback.body.id}/sources/${victim.vendor}/submit`,
+      json: victimLead(0),
+    });
     const [delivery] = (await eventsOf(f.keys.other, lead.body.lead.id)).filter((e) => e.type === 'recipient');
     const refused = [
       await req({ path: '/feedback/standard', json: { type: 'return', recipient_record_id: delivery?.key } }),
       await req({ path: `/feedback?event_id=${delivery?.id}&type=return` }),
     ];
     expect(refused.map((a) => a.status)).toEqual([403, 403]);
-    expect(refused[0]?.body).toEqual({ outcome: 'failure', reason: 'Feedback is not configured on the delivering step.', price: 0 });
+    expect(refused[0]?.body).toEqual({
+      outcome: 'failure',
+      reason: 'Feedback is not configured on the delivering step.',
+      price: 0,
+    });
     expect(leaked(refused)).toEqual([]);
     expect(refused.some((a) => a.text.includes(lead.body.lead.id))).toBe(false);
   });
@@ -163,9 +218,13 @@ describe.each(BINDINGS)('#18.1 key-less feedback enumeration through %s', (name)
     // The 403 case above submitted one more lead of its own; compare only what existed before the attack.
     const after = await allEventIds(f.keys.other);
     expect(victimEventsBefore.filter((id) => !after.includes(id))).toEqual([]);
-    const feedback = await req({ path: '/events?limit=1000&type=feedback-received&type=feedback-sent', key: f.keys.other });
+    const feedback = await req({
+      path: '/events?limit=1000&type=feedback-received&type=feedback-sent',
+      key: f.keys.other,
+    });
     expect(feedback.status).toBe(200);
     expect(feedback.body).toEqual([]);
-    for (const lead of victim.leads) expect((await f.service.storage.leads.get(lead))._unsafeUnwrap()?.returned_at ?? null).toBeNull();
+    for (const lead of victim.leads)
+      expect((await f.service.storage.leads.get(lead))._unsafeUnwrap()?.returned_at ?? null).toBeNull();
   });
 });

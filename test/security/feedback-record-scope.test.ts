@@ -11,7 +11,12 @@ import { BINDINGS, type Binding, startBinding } from '../support/servers';
  */
 const enc = (value: unknown) => encodeURIComponent(JSON.stringify(value));
 const byLead = (leadId: string) => enc([{ lhv: 'lead_id', op: 'is equal to', rhv: leadId }]);
-const AMBIGUOUS = { outcome: 'failure', reason: 'recipient_record_id CRM-1 matches more than one delivered lead; nothing was changed. Name the recipient with ?recipient_id=<recipient entity ID>.', price: 0 };
+const AMBIGUOUS = {
+  outcome: 'failure',
+  reason:
+    'recipient_record_id CRM-1 matches more than one delivered lead; nothing was changed. Name the recipient with ?recipient_id=<recipient entity ID>.',
+  price: 0,
+};
 
 describe.each(BINDINGS)('#18.4 feedback by recipient_record_id through %s', (name) => {
   let binding: Binding;
@@ -21,12 +26,22 @@ describe.each(BINDINGS)('#18.4 feedback by recipient_record_id through %s', (nam
   const req = (c: Call) => call(binding.url, c);
   const accounts = { a: { key: '', buyer: '', lead: '' }, b: { key: '', buyer: '', lead: '' } };
 
-  const entity = async (key: string, body: Record<string, unknown>) => (await req({ path: '/entities', key, json: { module_ids: [], source: null, recipient: null, ...body } })).body.id as string;
+  const entity = async (key: string, body: Record<string, unknown>) =>
+    (await req({ path: '/entities', key, json: { module_ids: [], source: null, recipient: null, ...body } })).body
+      .id as string;
   /** A flow with feedback on, in the account of `key`; answers its vendor and buyer. */
   const setUp = async (key: string) => {
     const vendor = await entity(key, { name: 'Vendor', source: 'seller' });
     const buyer = await entity(key, { name: 'Buyer', recipient: 'buyer' });
-    const flow = await req({ path: '/flows', key, json: { name: 'F', sources: [{ entity_id: vendor }], steps: [{ type: 'recipient', entity_id: buyer, module_id: scripted.id, feedback: { enabled: true } }] } });
+    const flow = await req({
+      path: '/flows',
+      key,
+      json: {
+        name: 'F',
+        sources: [{ entity_id: vendor }],
+        steps: [{ type: 'recipient', entity_id: buyer, module_id: scripted.id, feedback: { enabled: true } }],
+      },
+    });
     expect(flow.status, flow.text).toBe(201);
     return { vendor, buyer, flow: flow.body.id as string };
   };
@@ -35,9 +50,12 @@ describe.each(BINDINGS)('#18.4 feedback by recipient_record_id through %s', (nam
     expect(res.status, res.text).toBe(201);
     return res.body.lead.id as string;
   };
-  const feedbackOf = async (key: string, leadId: string) => (await req({ path: `/events?type=feedback-received&rules=${byLead(leadId)}`, key })).body as unknown[];
-  const returned = async (leadId: string) => (await f.service.storage.leads.get(leadId))._unsafeUnwrap()?.returned_at ?? null;
-  const feedback = (json: Record<string, unknown>, query = '') => req({ path: `/feedback/standard${query}`, json: { recipient_record_id: 'CRM-1', ...json } });
+  const feedbackOf = async (key: string, leadId: string) =>
+    (await req({ path: `/events?type=feedback-received&rules=${byLead(leadId)}`, key })).body as unknown[];
+  const returned = async (leadId: string) =>
+    (await f.service.storage.leads.get(leadId))._unsafeUnwrap()?.returned_at ?? null;
+  const feedback = (json: Record<string, unknown>, query = '') =>
+    req({ path: `/feedback/standard${query}`, json: { recipient_record_id: 'CRM-1', ...json } });
 
   beforeAll(async () => {
     scripted.respondWith(() => ({ outcome: 'success', reference }));
@@ -75,7 +93,10 @@ describe.each(BINDINGS)('#18.4 feedback by recipient_record_id through %s', (nam
     expect(await returned(accounts.a.lead)).not.toBeNull();
     expect(await returned(accounts.b.lead)).toBeNull();
     expect(await feedbackOf(accounts.b.key, accounts.b.lead)).toEqual([]);
-    const other = await feedback({ type: 'conversion', reason: 'Sold' }, `?recipient_id=${accounts.b.buyer.toUpperCase()}`);
+    const other = await feedback(
+      { type: 'conversion', reason: 'Sold' },
+      `?recipient_id=${accounts.b.buyer.toUpperCase()}`,
+    );
     expect(other.status).toBe(201);
     expect(other.body).toMatchObject({ outcome: 'success', lead: { id: accounts.b.lead } });
     expect(await returned(accounts.b.lead)).toBeNull();
@@ -85,8 +106,16 @@ describe.each(BINDINGS)('#18.4 feedback by recipient_record_id through %s', (nam
     const none = await feedback({ type: 'return', recipient_record_id: 'NOPE-9' });
     const unknown = await feedback({ type: 'return' }, '?recipient_id=0123456789abcdef01234567');
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ outcome: 'failure', reason: 'No delivered lead has recipient_record_id CRM-1.', price: 0 });
-    expect(none.body).toEqual({ outcome: 'failure', reason: 'No delivered lead has recipient_record_id NOPE-9.', price: 0 });
+    expect(unknown.body).toEqual({
+      outcome: 'failure',
+      reason: 'No delivered lead has recipient_record_id CRM-1.',
+      price: 0,
+    });
+    expect(none.body).toEqual({
+      outcome: 'failure',
+      reason: 'No delivered lead has recipient_record_id NOPE-9.',
+      price: 0,
+    });
     // Account B's vendor is an entity of the right account but not the recipient.
     const lead = (await f.service.storage.leads.get(accounts.b.lead))._unsafeUnwrap();
     const wrongKind = await feedback({ type: 'return' }, `?recipient_id=${lead?.source_id}`);
@@ -102,9 +131,16 @@ describe.each(BINDINGS)('#18.4 feedback by recipient_record_id through %s', (nam
     reference = 'DUP-7';
     const first = await submit(accounts.a.key, flow, { first_name: 'One' });
     const second = await submit(accounts.a.key, flow, { first_name: 'Two' });
-    const res = await req({ path: `/feedback/standard?recipient_id=${flow.buyer}`, json: { type: 'return', recipient_record_id: 'DUP-7' } });
+    const res = await req({
+      path: `/feedback/standard?recipient_id=${flow.buyer}`,
+      json: { type: 'return', recipient_record_id: 'DUP-7' },
+    });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ outcome: 'failure', reason: 'recipient_record_id DUP-7 matches more than one delivered lead; nothing was changed.', price: 0 });
+    expect(res.body).toEqual({
+      outcome: 'failure',
+      reason: 'recipient_record_id DUP-7 matches more than one delivered lead; nothing was changed.',
+      price: 0,
+    });
     expect(await returned(first)).toBeNull();
     expect(await returned(second)).toBeNull();
   });

@@ -21,7 +21,13 @@ describe.each(BINDINGS)('flow versions over HTTP through %s', (name) => {
   beforeAll(async () => {
     f = await createFixture();
     binding = await startBinding(name, f.service);
-    vendor = (await req({ path: '/entities', key: f.keys.demo, json: { name: 'Vendor', module_ids: [], source: 'seller', recipient: null } })).body.id;
+    vendor = (
+      await req({
+        path: '/entities',
+        key: f.keys.demo,
+        json: { name: 'Vendor', module_ids: [], source: 'seller', recipient: null },
+      })
+    ).body.id;
   });
   afterAll(() => binding.close());
 
@@ -59,7 +65,12 @@ describe.each(BINDINGS)('flow versions over HTTP through %s', (name) => {
     expect((await put(id, config('V2'), { 'if-match': '"1"' })).status).toBe(200);
     const stale = await put(id, config('Stale'), { 'if-match': '"1"' });
     expect(stale.status, stale.text).toBe(412);
-    expect(stale.body).toMatchObject({ status: 412, title: 'Precondition Failed', code: 'PreconditionFailed', current_version: 2 });
+    expect(stale.body).toMatchObject({
+      status: 412,
+      title: 'Precondition Failed',
+      code: 'PreconditionFailed',
+      current_version: 2,
+    });
     expect(stale.headers.get('etag')).toBe('"2"');
     // Weak tags never match (If-Match compares strongly), nor does garbage.
     expect((await put(id, config('Weak'), { 'if-match': 'W/"2"' })).status).toBe(412);
@@ -84,13 +95,20 @@ describe.each(BINDINGS)('flow versions over HTTP through %s', (name) => {
       const id = (await create()).body.id as string;
       const answers = await Promise.all(
         Array.from({ length: 6 }, (_, i) =>
-          how === 'if-match' ? put(id, config(`Editor ${i}`), { 'if-match': '"1"' }) : put(id, { ...config(`Editor ${i}`), version: 1 }),
+          how === 'if-match'
+            ? put(id, config(`Editor ${i}`), { 'if-match': '"1"' })
+            : put(id, { ...config(`Editor ${i}`), version: 1 }),
         ),
       );
       const winners = answers.filter((a) => a.status === 200);
       expect(winners, how).toHaveLength(1);
-      expect(answers.filter((a) => a.status !== 200).map((a) => [a.status, a.body.current_version])).toEqual(Array(5).fill([loser, 2]));
-      expect((await req({ path: `/flows/${id}`, key: f.keys.demo })).body).toMatchObject({ name: winners[0]?.body.name, version: 2 });
+      expect(answers.filter((a) => a.status !== 200).map((a) => [a.status, a.body.current_version])).toEqual(
+        Array(5).fill([loser, 2]),
+      );
+      expect((await req({ path: `/flows/${id}`, key: f.keys.demo })).body).toMatchObject({
+        name: winners[0]?.body.name,
+        version: 2,
+      });
     }
   });
 

@@ -9,7 +9,8 @@ import { basic, createFixture, type Fixture } from '../support/fixture';
 import { BINDINGS, type Binding, startBinding } from '../support/servers';
 
 /** An ID `delta` away from `id`, as a neighbour-walking attacker computes it. */
-const near = (id: string, delta: number): string => (BigInt(`0x${id}`) + BigInt(delta)).toString(16).padStart(24, '0').slice(-24);
+const near = (id: string, delta: number): string =>
+  (BigInt(`0x${id}`) + BigInt(delta)).toString(16).padStart(24, '0').slice(-24);
 
 /** Whether two IDs made one after the other are neighbours (the ID scheme the issue exploited). */
 function sequentialIds(): boolean {
@@ -24,7 +25,12 @@ const randomId = (): string => randomBytes(12).toString('hex');
 
 /** One POST from a chosen local address (127.0.0.0/8 is all loopback), so a test can be two clients. */
 type Raw = { status: number; headers: Record<string, unknown>; text: string };
-function postFrom(localAddress: string, url: string, json: unknown, headers: Record<string, string> = {}): Promise<Raw> {
+function postFrom(
+  localAddress: string,
+  url: string,
+  json: unknown,
+  headers: Record<string, string> = {},
+): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const body = JSON.stringify(json);
     const all = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers };
@@ -60,7 +66,12 @@ async function setUp(f: Fixture, req: (c: Call) => Promise<Answer>) {
   const flow = async (key: string, body: Record<string, unknown>) => {
     const res = await req({ path: '/flows', key, json: body });
     expect(res.status, res.text).toBe(201);
-    return res.body as { id: string; version: number; steps: { id: string }[]; sources: { entity_id: string; posting_secret?: string }[] };
+    return res.body as {
+      id: string;
+      version: number;
+      steps: { id: string }[];
+      sources: { entity_id: string; posting_secret?: string }[];
+    };
   };
   const attackerSource = await entity(f.keys.other, { name: 'Attacker vendor', source: 'seller' });
   const attackerFlow = await flow(f.keys.other, { name: 'Attacker flow', sources: [{ entity_id: attackerSource }] });
@@ -78,11 +89,23 @@ async function setUp(f: Fixture, req: (c: Call) => Promise<Answer>) {
   const replacement = { name: 'Victim flow', version: open.version, sources: [{ entity_id: source }], steps: [] };
   const put = await req({ method: 'PUT', path: `/flows/${open.id}`, key: f.keys.demo, json: replacement });
   expect(put.status, put.text).toBe(200);
-  const secured = await flow(f.keys.demo, { name: 'Victim secured flow', sources: [{ entity_id: securedSource, require_posting_secret: true }] });
+  const secured = await flow(f.keys.demo, {
+    name: 'Victim secured flow',
+    sources: [{ entity_id: securedSource, require_posting_secret: true }],
+  });
   const secret = secured.sources[0]?.posting_secret;
   expect(secret).toMatch(/^lps_[\w-]{43}$/);
   const stepId = open.steps[0]?.id ?? '';
-  const victim: Victim = { flow: open.id, source, securedFlow: secured.id, securedSource, secret: secret as string, buyer, removedSource, stepId };
+  const victim: Victim = {
+    flow: open.id,
+    source,
+    securedFlow: secured.id,
+    securedSource,
+    secret: secret as string,
+    buyer,
+    removedSource,
+    stepId,
+  };
   return { attacker: { flow: attackerFlow.id, source: attackerSource }, victim };
 }
 
@@ -93,14 +116,20 @@ describe.each(BINDINGS)('issue #18.2: key-less intake through %s', (name) => {
   let victim: Victim;
   const req = (c: Call) => call(binding.url, c);
   const post = (flow: string, source: string, kind: 'submit' | 'ping', headers: Record<string, string> = {}) =>
-    req({ path: `/flows/${flow}/sources/${source}/${kind}`, json: { first_name: 'Injected', email: 'mallory@example.com' }, headers });
+    req({
+      path: `/flows/${flow}/sources/${source}/${kind}`,
+      json: { first_name: 'Injected', email: 'mallory@example.com' },
+      headers,
+    });
   /** What the victim account can see: search hits and source events. */
   const victimView = async () => {
     const search = await req({ path: '/search/leads', key: f.keys.demo });
     const events = await req({ path: '/events?limit=1000', key: f.keys.demo });
     expect(search.status, search.text).toBe(200);
     expect(events.status, events.text).toBe(200);
-    const injected = (events.body as { vars?: { lead?: { first_name?: string } } }[]).filter((e) => e.vars?.lead?.first_name === 'Injected');
+    const injected = (events.body as { vars?: { lead?: { first_name?: string } } }[]).filter(
+      (e) => e.vars?.lead?.first_name === 'Injected',
+    );
     return { leads: search.body.total as number, injected: injected.length };
   };
 
@@ -144,7 +173,8 @@ describe.each(BINDINGS)('issue #18.2: key-less intake through %s', (name) => {
   });
 
   it('#18.2 a lead that is not an object is 422 whatever the IDs, so the body check reveals nothing either', async () => {
-    const bad = (flow: string, source: string) => req({ path: `/flows/${flow}/sources/${source}/submit`, json: [1, 2] });
+    const bad = (flow: string, source: string) =>
+      req({ path: `/flows/${flow}/sources/${source}/submit`, json: [1, 2] });
     const answers = await Promise.all([
       bad(victim.flow, victim.source),
       bad('aaaaaaaaaaaaaaaaaaaaaaaa', victim.source),
@@ -160,10 +190,13 @@ describe.each(BINDINGS)('issue #18.2: key-less intake through %s', (name) => {
   it('#18.2 replaying the walk against a source that requires its posting secret: zero leads; misses answer one 404, the real pair 401', async () => {
     const before = await victimView();
     const probes: [string, string][] = [];
-    for (let d = -50; d <= 50; d++) if (d !== 0) probes.push([near(attacker.flow, d), victim.securedSource], [victim.securedFlow, near(attacker.source, d)]);
+    for (let d = -50; d <= 50; d++)
+      if (d !== 0)
+        probes.push([near(attacker.flow, d), victim.securedSource], [victim.securedFlow, near(attacker.source, d)]);
     probes.push([victim.securedFlow, victim.securedSource]);
     const answers: Answer[] = [];
-    for (let i = 0; i < probes.length; i += 20) answers.push(...(await Promise.all(probes.slice(i, i + 20).map(([fl, so]) => post(fl, so, 'submit')))));
+    for (let i = 0; i < probes.length; i += 20)
+      answers.push(...(await Promise.all(probes.slice(i, i + 20).map(([fl, so]) => post(fl, so, 'submit')))));
     const real = (i: number) => probes[i]?.[0] === victim.securedFlow && probes[i]?.[1] === victim.securedSource;
     const misses = answers.filter((_, i) => !real(i));
     expect(new Set(misses.map((a) => `${a.status} ${a.text}`))).toEqual(new Set([`404 ${misses[0]?.text}`]));
@@ -177,7 +210,8 @@ describe.each(BINDINGS)('issue #18.2: key-less intake through %s', (name) => {
   // Walking to an open source's posting URL is stopped by unguessable IDs (ids.ts, #18.3's first
   // point, changed on another branch) and by the throttle below; while IDs still count up, this walk
   // does reach the open flow, so the test runs only once newId no longer gives neighbours.
-  const walk = '#18.2 replaying the attack: 300 probes walked from the own flow and source IDs find no open posting URL and inject zero leads';
+  const walk =
+    '#18.2 replaying the attack: 300 probes walked from the own flow and source IDs find no open posting URL and inject zero leads';
   it.skipIf(sequentialIds())(walk, async () => {
     const before = await victimView();
     const probes: [string, string][] = [];
@@ -187,7 +221,8 @@ describe.each(BINDINGS)('issue #18.2: key-less intake through %s', (name) => {
         probes.push([near(attacker.flow, d), near(attacker.source, d)]);
       }
     const answers: Answer[] = [];
-    for (let i = 0; i < probes.length; i += 20) answers.push(...(await Promise.all(probes.slice(i, i + 20).map(([fl, so]) => post(fl, so, 'submit')))));
+    for (let i = 0; i < probes.length; i += 20)
+      answers.push(...(await Promise.all(probes.slice(i, i + 20).map(([fl, so]) => post(fl, so, 'submit')))));
     expect(answers).toHaveLength(300);
     expect(new Set(answers.map((a) => `${a.status} ${a.text}`))).toEqual(new Set([`404 ${answers[0]?.text}`]));
     expect(await victimView()).toEqual(before);
@@ -208,7 +243,11 @@ describe.each(BINDINGS)('issue #18.2: key-less intake through %s', (name) => {
         const a = await post(victim.securedFlow, victim.securedSource, kind, headers);
         expect(a.status, JSON.stringify(headers)).toBe(401);
         expect(a.headers.get('www-authenticate')).toMatch(/^Basic /);
-        expect(a.body).toMatchObject({ status: 401, code: 'Unauthorized', detail: expect.stringContaining('X-Posting-Secret') });
+        expect(a.body).toMatchObject({
+          status: 401,
+          code: 'Unauthorized',
+          detail: expect.stringContaining('X-Posting-Secret'),
+        });
         expect(a.text).not.toContain('lead');
       }
     }
@@ -236,7 +275,12 @@ describe.each(BINDINGS)('issue #18.2: key-less intake through %s', (name) => {
     const api = createClient({ baseUrl: binding.url, apiKey: f.keys.other });
     const without = await api.leads.submit(victim.securedFlow, victim.securedSource, { first_name: 'Client' });
     expect(without._unsafeUnwrapErr()).toMatchObject({ type: 'http', status: 401 });
-    const withSecret = await api.leads.ping(victim.securedFlow, victim.securedSource, { first_name: 'Client' }, { postingSecret: victim.secret });
+    const withSecret = await api.leads.ping(
+      victim.securedFlow,
+      victim.securedSource,
+      { first_name: 'Client' },
+      { postingSecret: victim.secret },
+    );
     expect(withSecret._unsafeUnwrap().outcome).toBe('success');
   });
 
@@ -255,7 +299,8 @@ describe.each(BINDINGS)('issue #18.2: key-less intake through %s', (name) => {
     const kept = await req({ method: 'PUT', path: `/flows/${victim.securedFlow}`, key: f.keys.demo, json: body });
     expect(kept.status, kept.text).toBe(200);
     expect(kept.body.sources[0].posting_secret).toBeUndefined();
-    const put = (json: Record<string, unknown>) => req({ method: 'PUT', path: `/flows/${victim.securedFlow}`, key: f.keys.demo, json: { ...body, ...json } });
+    const put = (json: Record<string, unknown>) =>
+      req({ method: 'PUT', path: `/flows/${victim.securedFlow}`, key: f.keys.demo, json: { ...body, ...json } });
     const forgot = await put({ version: kept.body.version, sources: [{ entity_id: victim.securedSource }] });
     expect(forgot.status, forgot.text).toBe(200);
     expect(forgot.body.sources[0]).toMatchObject({ require_posting_secret: true });
@@ -280,10 +325,15 @@ describe.each(BINDINGS)('issue #18.2: key-less intake through %s', (name) => {
     expect(fresh).toMatch(/^lps_/);
     expect(fresh).not.toBe(victim.secret);
     expect((await withOld()).status).toBe(401);
-    expect((await post(victim.securedFlow, victim.securedSource, 'ping', { 'x-posting-secret': fresh })).status).toBe(201);
+    expect((await post(victim.securedFlow, victim.securedSource, 'ping', { 'x-posting-secret': fresh })).status).toBe(
+      201,
+    );
     victim.secret = fresh;
 
-    const invalid = await put({ version: rotated.body.version, sources: [{ entity_id: victim.securedSource, require_posting_secret: 'yes' }] });
+    const invalid = await put({
+      version: rotated.body.version,
+      sources: [{ entity_id: victim.securedSource, require_posting_secret: 'yes' }],
+    });
     expect(invalid.status).toBe(422);
     expect(invalid.body.errors).toEqual([expect.objectContaining({ path: '/sources/0/require_posting_secret' })]);
   });
@@ -295,7 +345,8 @@ describe.each(BINDINGS)('issue #18.3: throttling failed look-ups on key-less rou
   const clock = manualClock();
   let victim: Victim;
   const req = (c: Call) => call(binding.url, c);
-  const url = (flow: string, source: string, kind = 'submit') => `${binding.url}/flows/${flow}/sources/${source}/${kind}`;
+  const url = (flow: string, source: string, kind = 'submit') =>
+    `${binding.url}/flows/${flow}/sources/${source}/${kind}`;
   const secret = () => ({ 'x-posting-secret': victim.secret });
 
   beforeAll(async () => {
@@ -314,11 +365,14 @@ describe.each(BINDINGS)('issue #18.3: throttling failed look-ups on key-less rou
     }
   });
 
-  const beyond = '#18.3 beyond 20 failed look-ups a minute: 429 with Retry-After on every key-less route, before any look-up; other addresses unaffected';
+  const beyond =
+    '#18.3 beyond 20 failed look-ups a minute: 429 with Retry-After on every key-less route, before any look-up; other addresses unaffected';
   it(beyond, async () => {
     const attackerAddress = '127.0.0.3';
     for (let i = 0; i < 20; i++) {
-      const a = await postFrom(attackerAddress, url(i % 2 ? victim.flow : randomId(), randomId()), { first_name: 'Injected' });
+      const a = await postFrom(attackerAddress, url(i % 2 ? victim.flow : randomId(), randomId()), {
+        first_name: 'Injected',
+      });
       expect(a.status, `probe ${i}`).toBe(404);
     }
     const refused = await postFrom(attackerAddress, url(victim.flow, randomId()), { first_name: 'Injected' });
@@ -327,14 +381,19 @@ describe.each(BINDINGS)('issue #18.3: throttling failed look-ups on key-less rou
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(JSON.parse(refused.text)).toMatchObject({ status: 429, code: 'TooManyRequests' });
     // Refused before the look-up: even the right posting secret does not get a lead in from a blocked address (documented).
-    const good = (address: string, firstName: string) => postFrom(address, url(victim.securedFlow, victim.securedSource), { first_name: firstName }, secret());
+    const good = (address: string, firstName: string) =>
+      postFrom(address, url(victim.securedFlow, victim.securedSource), { first_name: firstName }, secret());
     const blockedGood = await good(attackerAddress, 'Blocked');
     expect(blockedGood.status).toBe(429);
     const feedback = await new Promise<number>((resolve, reject) => {
-      httpRequest(`${binding.url}/feedback?event_id=${randomId()}&type=return`, { localAddress: attackerAddress }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      })
+      httpRequest(
+        `${binding.url}/feedback?event_id=${randomId()}&type=return`,
+        { localAddress: attackerAddress },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      )
         .on('error', reject)
         .end();
     });
@@ -360,7 +419,12 @@ describe.each(BINDINGS)('issue #18.3: throttling failed look-ups on key-less rou
     const address = '127.0.0.5';
     const statuses: number[] = [];
     for (let i = 0; i < 22; i++) {
-      const a = await postFrom(address, url(victim.securedFlow, victim.securedSource), {}, { 'x-posting-secret': `lps_guess${i}` });
+      const a = await postFrom(
+        address,
+        url(victim.securedFlow, victim.securedSource),
+        {},
+        { 'x-posting-secret': `lps_guess${i}` },
+      );
       statuses.push(a.status);
     }
     expect(statuses.slice(0, 20)).toEqual(Array(20).fill(401));

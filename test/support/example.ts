@@ -1,7 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 
 /** Starts an example (by default examples/express-server, what `npm start` runs) on a free port; resolves its URL. */
-export async function startExample(env: Record<string, string>, script = 'examples/express-server/src/main.ts'): Promise<{ child: ChildProcess; url: string; output: string }> {
+export async function startExample(
+  env: Record<string, string>,
+  script = 'examples/express-server/src/main.ts',
+): Promise<{ child: ChildProcess; url: string; output: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -17,4 +20,3 @@ export async function startExample(env: Record<string, string>, script = 'exampl
   }
   return { child, url: (/listening on (\S+)/.exec(out) as RegExpExecArray)[1] as string, output: out };
 }
-

@@ -5,12 +5,22 @@ import { memoryStorage } from '@leadroute/memory';
 export interface Fixture {
   readonly service: LeadService;
   /** `staff` is an account with the deprecated staff flag (it grants nothing now); `operator` is an operator staff member's key (#19.6). */
-  readonly keys: { readonly demo: string; readonly other: string; readonly free: string; readonly staff: string; readonly operator: string };
+  readonly keys: {
+    readonly demo: string;
+    readonly other: string;
+    readonly free: string;
+    readonly staff: string;
+    readonly operator: string;
+  };
 }
 
 export async function createFixture(options: Omit<LeadServiceOptions, 'storage'> = {}): Promise<Fixture> {
   const operator = 'operator-staff-key-0123456789abcdef';
-  const service = createLeadService({ storage: memoryStorage(), operatorStaff: [{ id: 'staff-1', name: 'Ops Person', api_key_sha256: hashApiKey(operator) }], ...options });
+  const service = createLeadService({
+    storage: memoryStorage(),
+    operatorStaff: [{ id: 'staff-1', name: 'Ops Person', api_key_sha256: hashApiKey(operator) }],
+    ...options,
+  });
   const make = async (name: string, extra: { plan?: 'free' | 'paid'; staff?: boolean } = {}) =>
     (await service.accounts.create({ name, time_zone: 'America/New_York', ...extra }))._unsafeUnwrap().api_key;
   return {

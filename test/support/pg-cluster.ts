@@ -44,17 +44,33 @@ export async function createPgCluster(): Promise<PgCluster> {
   const port = await freePort();
   const asPostgres = (cmd: string, args: string[]) => {
     const root = process.getuid?.() === 0;
-    execFileSync(root ? 'runuser' : join(bin, cmd), root ? ['-u', 'postgres', '--', join(bin, cmd), ...args] : args, { stdio: 'ignore', cwd: dir });
+    execFileSync(root ? 'runuser' : join(bin, cmd), root ? ['-u', 'postgres', '--', join(bin, cmd), ...args] : args, {
+      stdio: 'ignore',
+      cwd: dir,
+    });
   };
   asPostgres('initdb', ['-D', data, '-A', 'trust', '-U', 'leadroute', '--no-sync']);
-  const start = () => asPostgres('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+  const start = () =>
+    asPostgres('pg_ctl', [
+      '-D',
+      data,
+      '-l',
+      join(dir, 'log'),
+      '-w',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      'start',
+    ]);
   start();
   // This cluster's processes only: the postmaster named in its own data directory, and its children.
   const processes = (): number[] => {
     const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
     let children: number[] = [];
     try {
-      children = execFileSync('pgrep', ['-P', String(postmaster)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+      children = execFileSync('pgrep', ['-P', String(postmaster)], { encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean)
+        .map(Number);
     } catch {
       // pgrep exits 1 when there are none
     }

@@ -12,7 +12,9 @@ import pg from 'pg';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 8 });
 pool.on('error', () => undefined);
-const service = createLeadService({ storage: postgresStorage({ pool, schema: process.env.LEADROUTE_SCHEMA ?? 'public' }) });
+const service = createLeadService({
+  storage: postgresStorage({ pool, schema: process.env.LEADROUTE_SCHEMA ?? 'public' }),
+});
 const app = express();
 app.use('/', expressRouter(service));
 const server = app.listen(0, '127.0.0.1');

@@ -15,7 +15,11 @@ export interface Binding {
 export const BINDINGS = ['express', 'fastify'] as const;
 
 /** Starts `service` behind the named binding on a free loopback port. */
-export async function startBinding(name: Binding['name'], service: LeadService, options?: HttpHandlerOptions): Promise<Binding> {
+export async function startBinding(
+  name: Binding['name'],
+  service: LeadService,
+  options?: HttpHandlerOptions,
+): Promise<Binding> {
   if (name === 'express') {
     const app = express();
     app.use('/api', expressRouter(service, options));
@@ -26,10 +30,11 @@ export async function startBinding(name: Binding['name'], service: LeadService, 
     return {
       name,
       url: `http://127.0.0.1:${port}/api`,
-      close: () => new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+      close: () =>
+        new Promise((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
     };
   }
   // Fastify's request ID is the one Leadroute answers (#21.10); taking it from X-Request-Id is how a host echoes its callers' IDs.

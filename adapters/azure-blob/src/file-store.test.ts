@@ -15,7 +15,10 @@ async function* chunks(parts: readonly string[], failAfter?: number): AsyncGener
 
 const blobNames = async (): Promise<string[]> => {
   const names: string[] = [];
-  for await (const b of BlobServiceClient.fromConnectionString(server.connectionString()).getContainerClient(CONTAINER).listBlobsFlat()) names.push(b.name);
+  for await (const b of BlobServiceClient.fromConnectionString(server.connectionString())
+    .getContainerClient(CONTAINER)
+    .listBlobsFlat())
+    names.push(b.name);
   return names;
 };
 
@@ -29,8 +32,14 @@ afterAll(async () => {
 
 describe('#21.12 export files in Azure Blob Storage (azurite)', () => {
   it('#21.12 streams a file into the container and hands out a read-only SAS URL for the given seconds', async () => {
-    const store = azureBlobFileStore({ connectionString: server.connectionString(), container: CONTAINER, prefix: 'leadroute/' });
-    const put = await store.put('exports/a/1.csv', chunks(['id,type\n', '1,source\n', 'é\n']), { contentType: 'text/csv; charset=utf-8' });
+    const store = azureBlobFileStore({
+      connectionString: server.connectionString(),
+      container: CONTAINER,
+      prefix: 'leadroute/',
+    });
+    const put = await store.put('exports/a/1.csv', chunks(['id,type\n', '1,source\n', 'é\n']), {
+      contentType: 'text/csv; charset=utf-8',
+    });
     expect(put._unsafeUnwrap()).toEqual({ bytes: Buffer.byteLength('id,type\n1,source\né\n') });
     expect(await blobNames()).toEqual(['leadroute/exports/a/1.csv']);
     const url = new URL((await store.presign('exports/a/1.csv', 10))._unsafeUnwrap());
@@ -50,13 +59,19 @@ describe('#21.12 export files in Azure Blob Storage (azurite)', () => {
   it('#21.12 leaves nothing under the name when the stream fails, and says why', async () => {
     const store = azureBlobFileStore({ connectionString: server.connectionString(), container: CONTAINER });
     const put = await store.put('broken.csv', chunks(['a\n', 'b\n', 'c\n'], 2), { contentType: 'text/csv' });
-    expect(put._unsafeUnwrapErr()).toMatchObject({ type: 'StorageFailure', message: expect.stringContaining('the export stopped') });
+    expect(put._unsafeUnwrapErr()).toMatchObject({
+      type: 'StorageFailure',
+      message: expect.stringContaining('the export stopped'),
+    });
     expect(await blobNames()).toEqual([]);
   });
 
   it('#21.12 refuses to sign without an account key, as an error value', async () => {
     const sas = `BlobEndpoint=http://127.0.0.1:${server.port}/devstoreaccount1;SharedAccessSignature=sv=2020-08-04&sig=x`;
     const store = azureBlobFileStore({ connectionString: sas, container: CONTAINER });
-    expect((await store.presign('x.csv', 10))._unsafeUnwrapErr()).toMatchObject({ type: 'StorageFailure', message: expect.stringContaining('Signing') });
+    expect((await store.presign('x.csv', 10))._unsafeUnwrapErr()).toMatchObject({
+      type: 'StorageFailure',
+      message: expect.stringContaining('Signing'),
+    });
   });
 });

@@ -23,7 +23,11 @@ export interface AzureBlobFileStoreOptions {
 }
 
 const DRIVER = 'azure-blob';
-const failure = (message: string, cause?: unknown): FileStoreError => ({ type: 'StorageFailure', message: `[leadroute] [${DRIVER}] ${message}`, cause });
+const failure = (message: string, cause?: unknown): FileStoreError => ({
+  type: 'StorageFailure',
+  message: `[leadroute] [${DRIVER}] ${message}`,
+  cause,
+});
 const describe = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /**
@@ -36,9 +40,13 @@ const describe = (e: unknown): string => (e instanceof Error ? e.message : Strin
  */
 export function azureBlobFileStore(options: AzureBlobFileStoreOptions): PresignedFileStore {
   // A malformed connection string is a configuration error, found at start-up.
-  if (!options.connectionString) throw new TypeError(`[leadroute] [${DRIVER}] Missing required option connectionString.`);
+  if (!options.connectionString)
+    throw new TypeError(`[leadroute] [${DRIVER}] Missing required option connectionString.`);
   if (!options.container) throw new TypeError(`[leadroute] [${DRIVER}] Missing required option container.`);
-  const container = BlobServiceClient.fromConnectionString(options.connectionString, options.pipelineOptions).getContainerClient(options.container);
+  const container = BlobServiceClient.fromConnectionString(
+    options.connectionString,
+    options.pipelineOptions,
+  ).getContainerClient(options.container);
   const prefix = options.prefix ?? '';
   const blob = (key: string) => container.getBlockBlobClient(prefix + key);
 
@@ -50,27 +58,36 @@ export function azureBlobFileStore(options: AzureBlobFileStoreOptions): Presigne
       let bytes = 0;
       async function* counted(): AsyncGenerator<Buffer> {
         for await (const chunk of body) {
-          const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+          const buffer =
+            typeof chunk === 'string'
+              ? Buffer.from(chunk, 'utf8')
+              : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
           bytes += buffer.byteLength;
           yield buffer;
         }
       }
       return ResultAsync.fromPromise(
-        blob(key).uploadStream(Readable.from(counted()), 4 * 1024 * 1024, 4, { blobHTTPHeaders: { blobContentType: contentType } }),
+        blob(key).uploadStream(Readable.from(counted()), 4 * 1024 * 1024, 4, {
+          blobHTTPHeaders: { blobContentType: contentType },
+        }),
         (e) => failure(`Uploading ${options.container}/${prefix}${key} failed: ${describe(e)}`, e),
       ).map(() => ({ bytes }));
     },
     presign(key, seconds) {
       return ResultAsync.fromPromise(
         // generateSasUrl throws synchronously without an account key; inside the async function that becomes a rejection.
-        (async () => blob(key).generateSasUrl({ permissions: BlobSASPermissions.parse('r'), expiresOn: new Date(Date.now() + seconds * 1000) }))(),
+        (async () =>
+          blob(key).generateSasUrl({
+            permissions: BlobSASPermissions.parse('r'),
+            expiresOn: new Date(Date.now() + seconds * 1000),
+          }))(),
         (e) => failure(`Signing a download URL for ${options.container}/${prefix}${key} failed: ${describe(e)}`, e),
       );
     },
     remove(key) {
-      return ResultAsync.fromPromise(blob(key).deleteIfExists(), (e) => failure(`Deleting ${options.container}/${prefix}${key} failed: ${describe(e)}`, e)).map(
-        () => undefined,
-      );
+      return ResultAsync.fromPromise(blob(key).deleteIfExists(), (e) =>
+        failure(`Deleting ${options.container}/${prefix}${key} failed: ${describe(e)}`, e),
+      ).map(() => undefined);
     },
   };
 }

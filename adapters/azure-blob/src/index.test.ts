@@ -1,11 +1,6 @@
 import { countingDriver } from '@leadroute/testkit';
 import { BlobServiceClient } from '@azure/storage-blob';
-import {
-  type AzureLocation,
-  createFirehoseDelivery,
-  errors,
-  validateFirehose,
-} from '@leadroute/core';
+import { type AzureLocation, createFirehoseDelivery, errors, validateFirehose } from '@leadroute/core';
 import { errAsync, okAsync } from 'neverthrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorySpool } from '../../memory/src/spool';
@@ -28,7 +23,9 @@ async function listBlobs(connectionString: string, prefix = ''): Promise<string[
 }
 
 async function read(connectionString: string, name: string): Promise<string> {
-  const blob = BlobServiceClient.fromConnectionString(connectionString).getContainerClient(CONTAINER).getBlobClient(name);
+  const blob = BlobServiceClient.fromConnectionString(connectionString)
+    .getContainerClient(CONTAINER)
+    .getBlobClient(name);
   return (await blob.downloadToBuffer()).toString('utf8');
 }
 
@@ -45,26 +42,40 @@ afterAll(async () => {
 describe('azureBlobStorage against azurite', () => {
   it('validates credentials and the container', async () => {
     expect((await driver.validate(location)).isOk()).toBe(true);
-    expect((await driver.validate({ ...location, container: 'no-such-container' }))._unsafeUnwrapErr().type).toBe('ContainerNotFound');
-    const wrong = (await driver.validate({ ...location, connectionString: server.connectionString(WRONG_KEY) }))._unsafeUnwrapErr();
+    expect((await driver.validate({ ...location, container: 'no-such-container' }))._unsafeUnwrapErr().type).toBe(
+      'ContainerNotFound',
+    );
+    const wrong = (
+      await driver.validate({ ...location, connectionString: server.connectionString(WRONG_KEY) })
+    )._unsafeUnwrapErr();
     expect(wrong.type).toBe('InvalidCredentials');
     // Azure says AuthenticationFailed; azurite says AuthorizationFailure "Server failed to authenticate".
-    expect(wrong.message).toMatch(/^\[leadroute\] \[azure-blob\] GetContainerProperties firehose-test failed: .*authenticate/i);
+    expect(wrong.message).toMatch(
+      /^\[leadroute\] \[azure-blob\] GetContainerProperties firehose-test failed: .*authenticate/i,
+    );
     expect((wrong.cause as { statusCode?: number }).statusCode).toBe(403);
-    expect((await driver.validate({ ...location, connectionString: 'garbage' }))._unsafeUnwrapErr().type).toBe('InvalidLocation');
+    expect((await driver.validate({ ...location, connectionString: 'garbage' }))._unsafeUnwrapErr().type).toBe(
+      'InvalidLocation',
+    );
   });
 
   it('writes blobs, singly and in batches, and honours ifAbsent', async () => {
     expect((await driver.putObject(location, 'driver/a.txt', 'hello'))._unsafeUnwrap()).toEqual({ written: true });
     expect(await read(location.connectionString, 'driver/a.txt')).toBe('hello');
-    expect((await driver.putObject(location, 'driver/a.txt', 'again', { ifAbsent: true }))._unsafeUnwrap()).toEqual({ written: false });
+    expect((await driver.putObject(location, 'driver/a.txt', 'again', { ifAbsent: true }))._unsafeUnwrap()).toEqual({
+      written: false,
+    });
     expect(await read(location.connectionString, 'driver/a.txt')).toBe('hello');
-    const batch = (await driver.putObjects(location, [
-      { key: 'driver/b.json', body: '{}', contentType: 'application/json' },
-      { key: 'driver/c.bin', body: new Uint8Array([1, 2, 3]) },
-    ]))._unsafeUnwrap();
+    const batch = (
+      await driver.putObjects(location, [
+        { key: 'driver/b.json', body: '{}', contentType: 'application/json' },
+        { key: 'driver/c.bin', body: new Uint8Array([1, 2, 3]) },
+      ])
+    )._unsafeUnwrap();
     expect(batch.map((b) => b.ok)).toEqual([true, true]);
-    const wrong = (await driver.putObject({ ...location, connectionString: server.connectionString(WRONG_KEY) }, 'x', 'x'))._unsafeUnwrapErr();
+    const wrong = (
+      await driver.putObject({ ...location, connectionString: server.connectionString(WRONG_KEY) }, 'x', 'x')
+    )._unsafeUnwrapErr();
     expect(wrong.type).toBe('InvalidCredentials');
   });
 });
@@ -74,19 +85,26 @@ describe('GET /firehose (azure) against azurite', () => {
   const query = () => ({ service: 'azure', connection_string: location.connectionString, bucket: CONTAINER });
 
   it('validates and writes the verification file, at the root or under the prefix', async () => {
-    expect((await validateFirehose(deps, query()))._unsafeUnwrap()).toEqual({ validated: true, verification_file: true });
+    expect((await validateFirehose(deps, query()))._unsafeUnwrap()).toEqual({
+      validated: true,
+      verification_file: true,
+    });
     expect((await validateFirehose(deps, { ...query(), prefix: 'checks', flow_id: 'flow7' }))._unsafeUnwrap()).toEqual({
       validated: true,
       verification_file: true,
     });
     const files = await listBlobs(location.connectionString, 'platform_verification_');
     expect(files).toEqual(['platform_verification_20251130010203004.txt']);
-    expect(await listBlobs(location.connectionString, 'checks/')).toEqual(['checks/platform_verification_flow7_20251130010203004.txt']);
+    expect(await listBlobs(location.connectionString, 'checks/')).toEqual([
+      'checks/platform_verification_flow7_20251130010203004.txt',
+    ]);
   });
 
   it('writes nothing with verification_file=false', async () => {
     const before = await listBlobs(location.connectionString);
-    expect((await validateFirehose(deps, { ...query(), prefix: 'none', verification_file: 'false' }))._unsafeUnwrap()).toEqual({
+    expect(
+      (await validateFirehose(deps, { ...query(), prefix: 'none', verification_file: 'false' }))._unsafeUnwrap(),
+    ).toEqual({
       validated: true,
       verification_file: false,
     });
@@ -94,17 +112,20 @@ describe('GET /firehose (azure) against azurite', () => {
   });
 
   it('answers validated false for a wrong account key, 404 for a missing container, 400 for bad parameters', async () => {
-    const wrong = (await validateFirehose(deps, { ...query(), connection_string: server.connectionString(WRONG_KEY) }))._unsafeUnwrap();
+    const wrong = (
+      await validateFirehose(deps, { ...query(), connection_string: server.connectionString(WRONG_KEY) })
+    )._unsafeUnwrap();
     expect(wrong).toMatchObject({ validated: false, verification_file: false });
     expect(wrong.reason).toMatch(/^The azure credentials were not accepted: .*authenticate/i);
-    expect((await validateFirehose(deps, { ...query(), bucket: 'no-such-container' }))._unsafeUnwrapErr().type).toBe('NotFound');
+    expect((await validateFirehose(deps, { ...query(), bucket: 'no-such-container' }))._unsafeUnwrapErr().type).toBe(
+      'NotFound',
+    );
     expect((await validateFirehose(deps, { service: 'azure', bucket: CONTAINER }))._unsafeUnwrapErr()).toMatchObject({
       type: 'BadRequest',
       issues: [{ path: '/connection_string' }],
     });
   });
 });
-
 
 describe('firehose delivery to azurite', () => {
   it('delivers events, spools them through an outage and delivers each exactly once after recovery', async () => {
@@ -123,7 +144,10 @@ describe('firehose delivery to azurite', () => {
         resolveCredential: (id) =>
           id === 'az1' ? okAsync({ service: 'azure', connectionString }) : errAsync(errors.notFound('credential', id)),
       });
-      const firehose = { enabled: true, services: { azure: { enabled: true, credential_id: 'az1', bucket: CONTAINER, prefix: 'stream/' } } };
+      const firehose = {
+        enabled: true,
+        services: { azure: { enabled: true, credential_id: 'az1', bucket: CONTAINER, prefix: 'stream/' } },
+      };
       const events = Array.from({ length: 8 }, (_, n) => ({
         id: `65f3000000000000000000${String(n).padStart(2, '0')}`,
         lead_id: `65f40000000000000000000${n % 2}`,
@@ -131,9 +155,11 @@ describe('firehose delivery to azurite', () => {
         vars: { n },
       }));
 
-      for (const e of events.slice(0, 3)) expect((await delivery.deliver(firehose, e))._unsafeUnwrap()[0]?.status).toBe('delivered');
+      for (const e of events.slice(0, 3))
+        expect((await delivery.deliver(firehose, e))._unsafeUnwrap()[0]?.status).toBe('delivered');
       await persistent.stop();
-      for (const e of events.slice(3)) expect((await delivery.deliver(firehose, e))._unsafeUnwrap()[0]?.status).toBe('spooled');
+      for (const e of events.slice(3))
+        expect((await delivery.deliver(firehose, e))._unsafeUnwrap()[0]?.status).toBe('spooled');
       now += 1000;
       expect((await delivery.retryDue(now))._unsafeUnwrap()).toEqual({ leased: 5, delivered: 0, rescheduled: 5 });
 
@@ -147,7 +173,8 @@ describe('firehose delivery to azurite', () => {
       expect(await listBlobs(connectionString, 'stream/')).toEqual(expected);
       expect([...writes.keys()].sort()).toEqual(expected);
       expect([...writes.values()].every((n) => n === 1)).toBe(true);
-      for (const e of events) expect(JSON.parse(await read(connectionString, `stream/${e.lead_id}/${e.id}.json`))).toEqual(e);
+      for (const e of events)
+        expect(JSON.parse(await read(connectionString, `stream/${e.lead_id}/${e.id}.json`))).toEqual(e);
     } finally {
       await persistent.dispose();
     }

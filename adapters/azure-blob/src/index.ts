@@ -170,7 +170,12 @@ export function azureBlobStorage(options: AzureBlobStorageOptions = {}): CloudSt
     });
   };
 
-  const put = (location: AzureLocation, key: string, body: CloudObjectBody, opts: PutOptions = {}): ResultAsync<PutOutcome, CloudStorageError> => {
+  const put = (
+    location: AzureLocation,
+    key: string,
+    body: CloudObjectBody,
+    opts: PutOptions = {},
+  ): ResultAsync<PutOutcome, CloudStorageError> => {
     const invalid = checkLocation(location, key);
     if (invalid) return errAsync(invalid);
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;

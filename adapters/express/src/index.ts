@@ -79,7 +79,10 @@ export function expressCertificateRouter(
  * consumed: `req.readableEnded`, or body-parser 1's `req._body`), the host's request ID
  * (`req.id`, as pino-http and express-request-id set it) and its authentication.
  */
-function fromHost(req: Request, authenticate: ExpressRouterOptions['authenticate']): Partial<HttpRequest> | BodyAlreadyReadError {
+function fromHost(
+  req: Request,
+  authenticate: ExpressRouterOptions['authenticate'],
+): Partial<HttpRequest> | BodyAlreadyReadError {
   const extra: { -readonly [K in keyof HttpRequest]?: HttpRequest[K] } = {};
   // The client's address as Express sees it (after its trust-proxy rules): key-less routes throttle failed look-ups by it.
   if (req.ip !== undefined) extra.remoteAddress = req.ip;
@@ -94,7 +97,11 @@ function fromHost(req: Request, authenticate: ExpressRouterOptions['authenticate
   return extra;
 }
 
-function middleware(handle: LeadrouteHttpHandler, options?: NodeConnectionOptions, authenticate?: ExpressRouterOptions['authenticate']): RequestHandler {
+function middleware(
+  handle: LeadrouteHttpHandler,
+  options?: NodeConnectionOptions,
+  authenticate?: ExpressRouterOptions['authenticate'],
+): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     if (!handle.owns(req.url)) return next();
     const host = fromHost(req, authenticate);

@@ -38,8 +38,12 @@ export interface LeadroutePluginOptions extends HttpHandlerOptions {
   readonly closeService?: boolean;
 }
 
-const plugin: FastifyPluginAsync<LeadroutePluginOptions> = async (app, { service, serve = 'api', connection, authenticate, closeService = false, ...options }) => {
-  const handle = serve === 'certificates' ? createCertificateHandler(service, options) : createHttpHandler(service, options);
+const plugin: FastifyPluginAsync<LeadroutePluginOptions> = async (
+  app,
+  { service, serve = 'api', connection, authenticate, closeService = false, ...options },
+) => {
+  const handle =
+    serve === 'certificates' ? createCertificateHandler(service, options) : createHttpHandler(service, options);
   if (closeService) app.addHook('onClose', async () => service.close());
   // Fastify refuses a Content-Type it cannot parse before any parser runs; the
   // handler owns that decision (the spec's 406/415), so hide the header from
@@ -75,7 +79,10 @@ const plugin: FastifyPluginAsync<LeadroutePluginOptions> = async (app, { service
       reply.hijack();
       return writeEarlyAnswer(request.raw, reply.raw, response, connection);
     }
-    return reply.code(response.status).headers(response.headers).send(response.body ?? '');
+    return reply
+      .code(response.status)
+      .headers(response.headers)
+      .send(response.body ?? '');
   });
 };
 

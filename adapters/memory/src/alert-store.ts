@@ -30,7 +30,8 @@ export function alertStore(t: AlertTables): AlertStore {
     },
     listActive(accountId) {
       const out: StoredAlert[] = [];
-      for (const alert of t.alerts.values()) if (alert.account_id === accountId && alert.status === 'active') out.push(structuredClone(alert));
+      for (const alert of t.alerts.values())
+        if (alert.account_id === accountId && alert.status === 'active') out.push(structuredClone(alert));
       return okAsync(out);
     },
     accountsWithActive() {
@@ -49,7 +50,9 @@ export function alertStore(t: AlertTables): AlertStore {
       const page = (t.activity.get(q.key) ?? [])
         .filter((e) => e.account_id === q.account_id)
         .filter((e) => (q.kind === undefined || e.kind === q.kind) && (!q.customerOnly || e.visibility === 'customer'))
-        .filter((e) => !before || e.at < before.at || (before.id !== undefined && e.at === before.at && e.id < before.id))
+        .filter(
+          (e) => !before || e.at < before.at || (before.id !== undefined && e.at === before.at && e.id < before.id),
+        )
         .sort(newestFirst)
         .slice(0, q.limit);
       return okAsync(page.map((e) => structuredClone(e)));

@@ -5,7 +5,14 @@ import { memoryStorage } from './index';
 
 const harness = async (storage = memoryStorage()): Promise<StorageHarness> => ({
   storage,
-  raw: { account: async () => undefined, entity: async () => undefined, alias: async () => undefined, flow: async () => undefined, lead: async () => undefined, event: async () => undefined },
+  raw: {
+    account: async () => undefined,
+    entity: async () => undefined,
+    alias: async () => undefined,
+    flow: async () => undefined,
+    lead: async () => undefined,
+    event: async () => undefined,
+  },
 });
 
 describe('the certificate store suite can fail', () => {

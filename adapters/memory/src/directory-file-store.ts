@@ -13,9 +13,17 @@ export interface DirectoryFileStoreOptions {
   readonly dir: string;
 }
 
-const CONTENT_TYPES: Record<string, string> = { '.csv': 'text/csv; charset=utf-8', '.txt': 'text/plain; charset=utf-8', '.json': 'application/json' };
+const CONTENT_TYPES: Record<string, string> = {
+  '.csv': 'text/csv; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.json': 'application/json',
+};
 
-const failure = (message: string, cause?: unknown): FileStoreError => ({ type: 'StorageFailure', message: `[leadroute] [directory] ${message}`, cause });
+const failure = (message: string, cause?: unknown): FileStoreError => ({
+  type: 'StorageFailure',
+  message: `[leadroute] [directory] ${message}`,
+  cause,
+});
 
 /**
  * Export files in a local directory, served through the service's signed download
@@ -66,7 +74,10 @@ export function directoryFileStore(options: DirectoryFileStoreOptions): ServedFi
       if (!path) return badKey(key);
       return ResultAsync.fromPromise(
         readFile(path).then(
-          (body) => ({ body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength), contentType: CONTENT_TYPES[extname(path)] ?? 'application/octet-stream' }),
+          (body) => ({
+            body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
+            contentType: CONTENT_TYPES[extname(path)] ?? 'application/octet-stream',
+          }),
           (e: NodeJS.ErrnoException) => {
             if (e.code === 'ENOENT') return undefined;
             throw e;

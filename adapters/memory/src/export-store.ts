@@ -18,7 +18,9 @@ export function exportStore(table: ExportTable): ExportStore {
     list(q) {
       const page = [...table.values()]
         .filter((e) => e.account_id === q.account_id && e.expires_at > q.live_at)
-        .filter((e) => (q.before_id === undefined || e.id < q.before_id) && (q.after_id === undefined || e.id > q.after_id))
+        .filter(
+          (e) => (q.before_id === undefined || e.id < q.before_id) && (q.after_id === undefined || e.id > q.after_id),
+        )
         .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
         .slice(0, q.limit);
       return okAsync(page.map(copy));

@@ -22,7 +22,9 @@ describe('directoryFileStore', () => {
         yield 'x';
       }
       for (const key of ['../escape.csv', '/etc/passwd', '', 'a/../../b.csv']) {
-        expect((await store.put(key, body(), { contentType: 'text/csv' }))._unsafeUnwrapErr().message).toMatch(/not a path inside/);
+        expect((await store.put(key, body(), { contentType: 'text/csv' }))._unsafeUnwrapErr().message).toMatch(
+          /not a path inside/,
+        );
         expect((await store.read(key))._unsafeUnwrapErr().type).toBe('StorageFailure');
       }
       (await store.put('exports/a/b.csv', body(), { contentType: 'text/csv' }))._unsafeUnwrap();

@@ -42,7 +42,14 @@ export function memoryFileStore(): MemoryFileStore {
         return { bytes };
       };
       // A failed stream leaves nothing behind: the map is only written at the end.
-      return ResultAsync.fromPromise(collect(), (e): FileStoreError => ({ type: 'StorageFailure', message: `[leadroute] [memory] Writing ${key} failed.`, cause: e }));
+      return ResultAsync.fromPromise(
+        collect(),
+        (e): FileStoreError => ({
+          type: 'StorageFailure',
+          message: `[leadroute] [memory] Writing ${key} failed.`,
+          cause: e,
+        }),
+      );
     },
     read: (key) => okAsync(files.get(key)),
     remove(key) {

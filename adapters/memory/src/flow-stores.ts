@@ -1,4 +1,11 @@
-import { type CounterStore, type CredentialStore, errors, type FlowStore, type LeadStore, type StoreError } from '@leadroute/core';
+import {
+  type CounterStore,
+  type CredentialStore,
+  errors,
+  type FlowStore,
+  type LeadStore,
+  type StoreError,
+} from '@leadroute/core';
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import { copy, type MemoryTables } from './tables';
 
@@ -10,7 +17,12 @@ export function flowStore(t: MemoryTables): FlowStore {
     insert: (flow) => (t.flows.has(flow.id) ? conflict('flow exists') : (t.flows.set(flow.id, copy(flow)), done())),
     get: (id) => okAsync(copy(t.flows.get(id))),
     listByAccount: (accountId) =>
-      okAsync([...t.flows.values()].filter((f) => f.account_id === accountId).sort((a, b) => a.id.localeCompare(b.id)).map(copy)),
+      okAsync(
+        [...t.flows.values()]
+          .filter((f) => f.account_id === accountId)
+          .sort((a, b) => a.id.localeCompare(b.id))
+          .map(copy),
+      ),
     update: (flow, expectedVersion) => {
       const current = t.flows.get(flow.id);
       if (!current || current.version !== expectedVersion) return conflict('flow version changed');
@@ -63,8 +75,10 @@ export function counterStore(t: MemoryTables): CounterStore {
 
 export function credentialStore(t: MemoryTables): CredentialStore {
   return {
-    insert: (c) => (t.credentials.has(c.id) ? conflict('credential exists') : (t.credentials.set(c.id, copy(c)), done())),
+    insert: (c) =>
+      t.credentials.has(c.id) ? conflict('credential exists') : (t.credentials.set(c.id, copy(c)), done()),
     get: (id) => okAsync(copy(t.credentials.get(id))),
-    listByAccount: (accountId) => okAsync([...t.credentials.values()].filter((c) => c.account_id === accountId).map(copy)),
+    listByAccount: (accountId) =>
+      okAsync([...t.credentials.values()].filter((c) => c.account_id === accountId).map(copy)),
   };
 }

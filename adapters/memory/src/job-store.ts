@@ -27,7 +27,15 @@ export function jobStore(table: JobTable): JobStore {
     enqueue(job, nowMs) {
       const key = keyOf(job.kind, job.id);
       if (table.has(key)) return okAsync({ enqueued: false });
-      table.set(key, { kind: job.kind, id: job.id, payload: copy(job.payload ?? {}), state: 'pending', dueAt: job.dueAt, attempts: 0, enqueuedAt: nowMs });
+      table.set(key, {
+        kind: job.kind,
+        id: job.id,
+        payload: copy(job.payload ?? {}),
+        state: 'pending',
+        dueAt: job.dueAt,
+        attempts: 0,
+        enqueuedAt: nowMs,
+      });
       return okAsync({ enqueued: true });
     },
     claim(kind, nowMs, leaseMs) {
@@ -35,10 +43,16 @@ export function jobStore(table: JobTable): JobStore {
       for (const job of table.values()) {
         if (job.kind !== kind || job.state !== 'pending' || job.dueAt > nowMs) continue;
         if (job.leasedUntil !== undefined && job.leasedUntil > nowMs) continue;
-        if (!best || job.dueAt < best.dueAt || (job.dueAt === best.dueAt && job.enqueuedAt < best.enqueuedAt)) best = job;
+        if (!best || job.dueAt < best.dueAt || (job.dueAt === best.dueAt && job.enqueuedAt < best.enqueuedAt))
+          best = job;
       }
       if (!best) return okAsync(undefined);
-      const leased: LeasedJob = { ...best, attempts: best.attempts + 1, leaseId: randomUUID(), leasedUntil: nowMs + leaseMs };
+      const leased: LeasedJob = {
+        ...best,
+        attempts: best.attempts + 1,
+        leaseId: randomUUID(),
+        leasedUntil: nowMs + leaseMs,
+      };
       table.set(keyOf(kind, best.id), leased);
       return okAsync(copy(leased));
     },
@@ -57,7 +71,10 @@ export function jobStore(table: JobTable): JobStore {
     fail(ref, nowMs, error, retryAt) {
       const job = held(ref);
       if (!job) return okAsync(false);
-      table.set(keyOf(ref.kind, ref.id), release(job, retryAt === undefined ? { state: 'failed', error } : { dueAt: retryAt, error }));
+      table.set(
+        keyOf(ref.kind, ref.id),
+        release(job, retryAt === undefined ? { state: 'failed', error } : { dueAt: retryAt, error }),
+      );
       return okAsync(true);
     },
     get: (kind, id) => okAsync(copy(table.get(keyOf(kind, id)))),

@@ -1,4 +1,12 @@
-import { errors, type EventStore, type LeadStore, type LeadWrites, type RollupStore, type SearchIndex, type StoreError } from '@leadroute/core';
+import {
+  errors,
+  type EventStore,
+  type LeadStore,
+  type LeadWrites,
+  type RollupStore,
+  type SearchIndex,
+  type StoreError,
+} from '@leadroute/core';
 import { errAsync, okAsync } from 'neverthrow';
 import { type MemoryTables, sharingCopies } from './tables';
 
@@ -9,7 +17,10 @@ import { type MemoryTables, sharingCopies } from './tables';
  * refused bundle leaves nothing behind. (Values are copied as they are stored; a
  * value the copy refuses, a class instance holding a function, is a programmer error.)
  */
-export function memoryLeadWrites(t: MemoryTables, stores: { events: EventStore; leads: LeadStore; rollups: RollupStore; search: SearchIndex }): LeadWrites {
+export function memoryLeadWrites(
+  t: MemoryTables,
+  stores: { events: EventStore; leads: LeadStore; rollups: RollupStore; search: SearchIndex },
+): LeadWrites {
   const conflict = (message: string) => errAsync(errors.conflict(message) as StoreError);
   return {
     commit(bundle) {

@@ -1,5 +1,12 @@
 import { createLeadService, scriptedRecipient, type StoreError } from '@leadroute/core';
-import { type StorageHarness, failingCases, flowStoreSuite, leadWritesSuite, runSuites, storageSuites } from '@leadroute/testkit/suites';
+import {
+  type StorageHarness,
+  failingCases,
+  flowStoreSuite,
+  leadWritesSuite,
+  runSuites,
+  storageSuites,
+} from '@leadroute/testkit/suites';
 import { aLead, anEvent } from '@leadroute/testkit';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
@@ -28,11 +35,17 @@ describe('the testkit can fail', () => {
       entities: {
         ...broken.entities,
         // Keeps the caller's own object and hands it out: no copy either way.
-        insert: (entity: Parameters<typeof broken.entities.insert>[0]) => (tables.entities.set(entity.id, entity), okAsync(undefined)),
+        insert: (entity: Parameters<typeof broken.entities.insert>[0]) => (
+          tables.entities.set(entity.id, entity), okAsync(undefined)
+        ),
         get: (id: string) => okAsync(tables.entities.get(id)),
         update: () => okAsync(undefined),
       },
-      aliases: { ...broken.aliases, listByAccount: () => okAsync([...tables.aliases.values()]), remove: () => okAsync(true) },
+      aliases: {
+        ...broken.aliases,
+        listByAccount: () => okAsync([...tables.aliases.values()]),
+        remove: () => okAsync(true),
+      },
       accounts: { ...broken.accounts, insert: () => errAsync({ type: 'StorageFailure' as const, message: 'down' }) },
     };
     const failed = await failingCases(() => harness(leaky as typeof broken), storageSuites);
@@ -55,17 +68,21 @@ describe('the testkit can fail', () => {
       flows: {
         ...broken.flows,
         update: (flow: Parameters<typeof broken.flows.update>[0], expected: number) =>
-          broken.flows.get(flow.id).andThen((current) =>
-            current?.version === expected
-              ? ResultAsync.fromSafePromise(new Promise((resolve) => setTimeout(resolve, 5))).andThen(
-                  () => (broken.tables.flows.set(flow.id, flow), okAsync(undefined)),
-                )
-              : errAsync({ type: 'Conflict' as const, message: 'stale' }),
-          ),
+          broken.flows
+            .get(flow.id)
+            .andThen((current) =>
+              current?.version === expected
+                ? ResultAsync.fromSafePromise(new Promise((resolve) => setTimeout(resolve, 5))).andThen(
+                    () => (broken.tables.flows.set(flow.id, flow), okAsync(undefined)),
+                  )
+                : errAsync({ type: 'Conflict' as const, message: 'stale' }),
+            ),
       },
     };
     const failed = await failingCases(() => harness(checkThenWrite as typeof broken), [flowStoreSuite]);
-    expect(failed).toEqual(['FlowStore: #18.13 of concurrent updates from one version, exactly one succeeds and the others are Conflicts']);
+    expect(failed).toEqual([
+      'FlowStore: #18.13 of concurrent updates from one version, exactly one succeeds and the others are Conflicts',
+    ]);
   });
 
   it('#18.12 flags lead writes that store record by record, and an adapter without them', async () => {
@@ -92,26 +109,67 @@ describe('the testkit can fail', () => {
 });
 
 describe('#18.12 a lead recorded through core', () => {
-  it.each([true, false])('#18.12 stores the lead, its events, their rollups and its search document (leadWrites offered: %s)', async (offered) => {
-    const storage = memoryStorage();
-    const { leadWrites, ...recordByRecord } = storage;
-    expect(leadWrites).toBeDefined();
-    const recipient = scriptedRecipient();
-    const service = createLeadService({ storage: offered ? storage : recordByRecord, integrations: [recipient] });
-    const principal = (await service.accounts.authenticate((await service.accounts.create({ name: 'Whole', time_zone: 'UTC' }))._unsafeUnwrap().api_key))._unsafeUnwrap();
-    const entity = async (source: 'seller' | null) =>
-      (await service.entities.create(principal, { name: source ? 'Vendor' : 'Buyer', module_ids: [], source, recipient: source ? null : 'buyer' }))._unsafeUnwrap().id;
-    const [vendor, buyer] = [await entity('seller'), await entity(null)];
-    const flow = (await service.flows.create(principal, { name: 'Whole', sources: [{ entity_id: vendor }], steps: [{ type: 'recipient', entity_id: buyer, module_id: recipient.id }] }))._unsafeUnwrap();
-    const lead = (await service.leads.submit(flow.id, vendor, { first_name: 'Whole', email: 'whole@example.com' }))._unsafeUnwrap().lead.id;
-    expect(storage.tables.leads.get(lead)).toBeDefined();
-    expect([...storage.tables.events.values()].filter((e) => e.lead_id === lead).map((e) => e.type).sort()).toEqual(['recipient', 'source']);
-    const hour = new Date(Date.now() - 3_600_000).toISOString();
-    const rows = (await storage.rollups.query({ account_id: principal.account.id, from: hour, to: new Date(Date.now() + 3_600_000).toISOString() }))._unsafeUnwrap();
-    expect(rows.reduce((n, r) => n + r.count, 0)).toBe(2);
-    const found = (await storage.search.search({ account_id: principal.account.id, terms: ['whole'], phrases: [], from: 0, limit: 10 }))._unsafeUnwrap();
-    expect(found.documents.map((d) => d.lead_id)).toEqual([lead]);
-  });
+  it.each([true, false])(
+    '#18.12 stores the lead, its events, their rollups and its search document (leadWrites offered: %s)',
+    async (offered) => {
+      const storage = memoryStorage();
+      const { leadWrites, ...recordByRecord } = storage;
+      expect(leadWrites).toBeDefined();
+      const recipient = scriptedRecipient();
+      const service = createLeadService({ storage: offered ? storage : recordByRecord, integrations: [recipient] });
+      const principal = (
+        await service.accounts.authenticate(
+          (await service.accounts.create({ name: 'Whole', time_zone: 'UTC' }))._unsafeUnwrap().api_key,
+        )
+      )._unsafeUnwrap();
+      const entity = async (source: 'seller' | null) =>
+        (
+          await service.entities.create(principal, {
+            name: source ? 'Vendor' : 'Buyer',
+            module_ids: [],
+            source,
+            recipient: source ? null : 'buyer',
+          })
+        )._unsafeUnwrap().id;
+      const [vendor, buyer] = [await entity('seller'), await entity(null)];
+      const flow = (
+        await service.flows.create(principal, {
+          name: 'Whole',
+          sources: [{ entity_id: vendor }],
+          steps: [{ type: 'recipient', entity_id: buyer, module_id: recipient.id }],
+        })
+      )._unsafeUnwrap();
+      const lead = (
+        await service.leads.submit(flow.id, vendor, { first_name: 'Whole', email: 'whole@example.com' })
+      )._unsafeUnwrap().lead.id;
+      expect(storage.tables.leads.get(lead)).toBeDefined();
+      expect(
+        [...storage.tables.events.values()]
+          .filter((e) => e.lead_id === lead)
+          .map((e) => e.type)
+          .sort(),
+      ).toEqual(['recipient', 'source']);
+      const hour = new Date(Date.now() - 3_600_000).toISOString();
+      const rows = (
+        await storage.rollups.query({
+          account_id: principal.account.id,
+          from: hour,
+          to: new Date(Date.now() + 3_600_000).toISOString(),
+        })
+      )._unsafeUnwrap();
+      expect(rows.reduce((n, r) => n + r.count, 0)).toBe(2);
+      const found = (
+        await storage.search.search({
+          account_id: principal.account.id,
+          terms: ['whole'],
+          phrases: [],
+          from: 0,
+          limit: 10,
+        })
+      )._unsafeUnwrap();
+      expect(found.documents.map((d) => d.lead_id)).toEqual([lead]);
+    },
+  );
 });
 
 describe('memory lead writes', () => {
@@ -119,7 +177,9 @@ describe('memory lead writes', () => {
     const storage = memoryStorage();
     const fields = { first_name: 'Ada', email: 'ada@example.com' };
     const lead = { ...aLead('a1'), fields };
-    const events = [0, 1, 2].map((i) => anEvent('a1', { lead_id: lead.id, type: i === 0 ? 'source' : 'recipient', vars: { lead: fields } }));
+    const events = [0, 1, 2].map((i) =>
+      anEvent('a1', { lead_id: lead.id, type: i === 0 ? 'source' : 'recipient', vars: { lead: fields } }),
+    );
     (await storage.leadWrites?.commit({ lead, events, rollups: [] }))?._unsafeUnwrap();
     const stored = events.map((e) => (storage.tables.events.get(e.id)?.vars as { lead: unknown } | undefined)?.lead);
     const storedLead = storage.tables.leads.get(lead.id)?.fields;
@@ -127,9 +187,13 @@ describe('memory lead writes', () => {
     expect(new Set([...stored, storedLead]).size).toBe(1);
     expect(storedLead).not.toBe(fields);
     fields.first_name = 'changed';
-    const read = (await storage.events.get(events[1]?.id ?? ''))._unsafeUnwrap()?.vars as { lead: { first_name: string } };
+    const read = (await storage.events.get(events[1]?.id ?? ''))._unsafeUnwrap()?.vars as {
+      lead: { first_name: string };
+    };
     expect(read.lead.first_name).toBe('Ada');
     read.lead.first_name = 'mutated';
-    expect(((await storage.leads.get(lead.id))._unsafeUnwrap()?.fields as { first_name: string }).first_name).toBe('Ada');
+    expect(((await storage.leads.get(lead.id))._unsafeUnwrap()?.fields as { first_name: string }).first_name).toBe(
+      'Ada',
+    );
   });
 });

@@ -59,14 +59,21 @@ describe('memoryOutbox', () => {
     const outbox = memoryOutbox();
     const result = await outbox.send({ ...message, to: [] });
     expect(result.isErr()).toBe(true);
-    expect(result._unsafeUnwrapErr()).toMatchObject({ type: 'UpstreamFailure', message: expect.stringContaining('[leadroute] [memory]') });
+    expect(result._unsafeUnwrapErr()).toMatchObject({
+      type: 'UpstreamFailure',
+      message: expect.stringContaining('[leadroute] [memory]'),
+    });
     expect(outbox.messages).toHaveLength(0);
   });
 
   it('fails on demand, keeping nothing', async () => {
-    const outbox = memoryOutbox({ refuse: (m) => (m.to.includes('down@example.com') ? 'mail server down' : undefined) });
+    const outbox = memoryOutbox({
+      refuse: (m) => (m.to.includes('down@example.com') ? 'mail server down' : undefined),
+    });
     const refused = await outbox.send({ ...message, to: ['down@example.com'] });
-    expect(refused._unsafeUnwrapErr().message).toBe('[leadroute] [memory] Outbox refused the message: mail server down');
+    expect(refused._unsafeUnwrapErr().message).toBe(
+      '[leadroute] [memory] Outbox refused the message: mail server down',
+    );
     expect((await outbox.send(message)).isOk()).toBe(true);
     expect(outbox.messages).toHaveLength(1);
   });

@@ -51,7 +51,10 @@ export function memoryOutbox(options: MemoryOutboxOptions = {}): MemoryOutbox {
       if (problem) return errAsync(problem);
       const refused = options.refuse?.(message);
       if (refused !== undefined) {
-        return errAsync({ type: 'UpstreamFailure', message: `[leadroute] [memory] Outbox refused the message: ${refused}` });
+        return errAsync({
+          type: 'UpstreamFailure',
+          message: `[leadroute] [memory] Outbox refused the message: ${refused}`,
+        });
       }
       messages.push(copy(message));
       return okAsync(undefined);

@@ -27,9 +27,19 @@ export interface AccountCells {
  */
 export type RollupTable = Map<string, AccountCells>;
 
-const cellKey = (c: RollupCell): string => [c.flow_id, c.source_id, c.recipient_id, c.step_id, c.kind, c.outcome, c.category, c.stage].join('\u0000');
+const cellKey = (c: RollupCell): string =>
+  [c.flow_id, c.source_id, c.recipient_id, c.step_id, c.kind, c.outcome, c.category, c.stage].join('\u0000');
 
-const KINDS: readonly RollupKind[] = ['source', 'recipient', 'filter', 'ping', 'return-received', 'return-sent', 'conversion-received', 'conversion-sent'];
+const KINDS: readonly RollupKind[] = [
+  'source',
+  'recipient',
+  'filter',
+  'ping',
+  'return-received',
+  'return-sent',
+  'conversion-received',
+  'conversion-sent',
+];
 const KIND_BITS = new Map<string, number>(KINDS.map((kind, i) => [kind, 1 << i]));
 /** A bit per kind; one shared bit for any other text, which no query's mask holds. */
 const kindBit = (kind: string): number => KIND_BITS.get(kind) ?? 1 << 30;
@@ -119,7 +129,8 @@ export function rollupStore(cells: RollupTable): RollupStore {
       const first = lowerBound(sorted, q.from);
       let end = first;
       let most = 0;
-      for (; end < sorted.length && (sorted[end] as HourCells).hour < q.to; end++) most += (sorted[end] as HourCells).rows.length;
+      for (; end < sorted.length && (sorted[end] as HourCells).hour < q.to; end++)
+        most += (sorted[end] as HourCells).rows.length;
       // Sized once for the range's cells, not regrown as it fills: a detector pass reads
       // millions of them. (V8 makes very long preallocated arrays sparse: those grow.)
       const out: RollupRow[] = most <= 50_000 ? new Array<RollupRow>(most) : [];

@@ -1,4 +1,12 @@
-import { fieldTerms, normalizeText, parseSearchText, phraseText, SEARCH_FIELDS, type SearchDocument, type SearchSortField } from '@leadroute/core';
+import {
+  fieldTerms,
+  normalizeText,
+  parseSearchText,
+  phraseText,
+  SEARCH_FIELDS,
+  type SearchDocument,
+  type SearchSortField,
+} from '@leadroute/core';
 import { aSearchDocument } from '@leadroute/testkit';
 import { describe, expect, it } from 'vitest';
 import { memorySearchIndex } from './search-index';
@@ -12,7 +20,7 @@ const LAST = ['Smith', 'Smithers', 'Jones', 'Anderson', 'Ann', ''];
 const CITY = ['Austin', 'Boston', 'San Diego', 'San Jose', 'Dallas'];
 
 let seed = 1;
-const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
 const pick = <T>(a: readonly T[]): T => a[Math.floor(rand() * a.length)] as T;
 
 function generated(i: number): SearchDocument {
@@ -34,10 +42,19 @@ function oracle(docs: readonly SearchDocument[], text: string, sort?: { field: S
   const terms = docs.map((d) => SEARCH_FIELDS.flatMap((f) => fieldTerms(f, d.fields[f])).concat(d.lead_id));
   const found = docs
     .map((d, n) => ({ d, n, t: terms[n] as string[] }))
-    .filter(({ d, t }) => q.terms.every((x) => t.some((y) => y.startsWith(x))) && q.phrases.every((p) => SEARCH_FIELDS.some((f) => phraseText(f, d.fields[f]).includes(` ${p.text} `))));
+    .filter(
+      ({ d, t }) =>
+        q.terms.every((x) => t.some((y) => y.startsWith(x))) &&
+        q.phrases.every((p) => SEARCH_FIELDS.some((f) => phraseText(f, d.fields[f]).includes(` ${p.text} `))),
+    );
   if (sort) {
-    const key = (d: SearchDocument) => (sort.field === 'lead_id' || sort.field === 'submission_timestamp' ? d[sort.field] : normalizeText(d.fields[sort.field]).trim());
-    const valued = found.filter(({ d }) => key(d) !== '').sort((a, b) => (key(a.d) < key(b.d) ? -1 : key(a.d) > key(b.d) ? 1 : a.n - b.n));
+    const key = (d: SearchDocument) =>
+      sort.field === 'lead_id' || sort.field === 'submission_timestamp'
+        ? d[sort.field]
+        : normalizeText(d.fields[sort.field]).trim();
+    const valued = found
+      .filter(({ d }) => key(d) !== '')
+      .sort((a, b) => (key(a.d) < key(b.d) ? -1 : key(a.d) > key(b.d) ? 1 : a.n - b.n));
     const empty = found.filter(({ d }) => key(d) === '');
     const ordered = sort.dir === 'asc' ? [...valued, ...empty] : [...valued.reverse(), ...empty.reverse()];
     return { total: found.length, ids: ordered.map(({ d }) => d.lead_id) };
@@ -51,13 +68,44 @@ describe('memory search index against a brute-force reading', () => {
   const docs = Array.from({ length: 6000 }, (_, i) => generated(i));
   const index = memorySearchIndex();
   for (const d of docs) index.index(d);
-  const search = async (text: string, extra: { sort?: { field: SearchSortField; dir: 'asc' | 'desc' }; from?: number; limit?: number } = {}) => {
+  const search = async (
+    text: string,
+    extra: { sort?: { field: SearchSortField; dir: 'asc' | 'desc' }; from?: number; limit?: number } = {},
+  ) => {
     const q = parseSearchText(text);
-    const page = (await index.search({ account_id: ACCOUNT, terms: q.terms, phrases: q.phrases, from: extra.from ?? 0, limit: extra.limit ?? 100, ...(extra.sort ? { sort: extra.sort } : {}) }))._unsafeUnwrap();
+    const page = (
+      await index.search({
+        account_id: ACCOUNT,
+        terms: q.terms,
+        phrases: q.phrases,
+        from: extra.from ?? 0,
+        limit: extra.limit ?? 100,
+        ...(extra.sort ? { sort: extra.sort } : {}),
+      })
+    )._unsafeUnwrap();
     return { total: page.total, ids: page.documents.map((d) => d.lead_id) };
   };
 
-  it.each(['a', 'an', 'ann', 'smi', 'smith', 'san d', 'sa jo', '512 555', '555-01', 'ann smith austin', '"main street"', '"12 main street" a', '"san jose" smi', '"ann smith"', '"dana" smithers 1', 'r12', 'zzz', ''])('%s: same matches, total and relevance order', async (text) => {
+  it.each([
+    'a',
+    'an',
+    'ann',
+    'smi',
+    'smith',
+    'san d',
+    'sa jo',
+    '512 555',
+    '555-01',
+    'ann smith austin',
+    '"main street"',
+    '"12 main street" a',
+    '"san jose" smi',
+    '"ann smith"',
+    '"dana" smithers 1',
+    'r12',
+    'zzz',
+    '',
+  ])('%s: same matches, total and relevance order', async (text) => {
     const want = oracle(docs, text);
     const got = await search(text, { from: 5, limit: 50 });
     expect(got.total).toBe(want.total);
@@ -74,28 +122,41 @@ describe('memory search index against a brute-force reading', () => {
     ['dana smithers', 'first_name', 'desc'],
     ['"san jose" smi', 'last_name', 'asc'],
     ['r1', 'phone_2', 'desc'],
-  ] as const)('%s sorted by %s %s: the same page as a full sort, also after newer leads arrive', async (text, field, dir) => {
-    const all = [...docs];
-    expect((await search(text, { sort: { field, dir }, from: 10, limit: 90 })).ids).toEqual(oracle(all, text, { field, dir }).ids.slice(10, 100));
-    for (let i = 0; i < 50; i++) {
-      const d = generated(10_000 + i);
-      all.push(d);
-      await index.index(d);
-    }
-    expect((await search(text, { sort: { field, dir }, from: 10, limit: 90 })).ids).toEqual(oracle(all, text, { field, dir }).ids.slice(10, 100));
-    docs.push(...all.slice(docs.length));
-  });
+  ] as const)(
+    '%s sorted by %s %s: the same page as a full sort, also after newer leads arrive',
+    async (text, field, dir) => {
+      const all = [...docs];
+      expect((await search(text, { sort: { field, dir }, from: 10, limit: 90 })).ids).toEqual(
+        oracle(all, text, { field, dir }).ids.slice(10, 100),
+      );
+      for (let i = 0; i < 50; i++) {
+        const d = generated(10_000 + i);
+        all.push(d);
+        await index.index(d);
+      }
+      expect((await search(text, { sort: { field, dir }, from: 10, limit: 90 })).ids).toEqual(
+        oracle(all, text, { field, dir }).ids.slice(10, 100),
+      );
+      docs.push(...all.slice(docs.length));
+    },
+  );
 
   it('forgets replaced leads and compacts without losing any', async () => {
     const ix = memorySearchIndex();
     const first = Array.from({ length: 400 }, (_, i) => generated(i));
     for (const d of first) await ix.index(d);
     // Renaming every lead twice leaves more forgotten entries than live ones: the index rebuilds itself.
-    for (const name of ['Quentin', 'Quincy']) for (const d of first) await ix.index({ ...d, fields: { ...d.fields, first_name: name } });
+    for (const name of ['Quentin', 'Quincy'])
+      for (const d of first) await ix.index({ ...d, fields: { ...d.fields, first_name: name } });
     const q = parseSearchText('qu');
-    const page = (await ix.search({ account_id: ACCOUNT, terms: q.terms, phrases: [], from: 0, limit: 10 }))._unsafeUnwrap();
+    const page = (
+      await ix.search({ account_id: ACCOUNT, terms: q.terms, phrases: [], from: 0, limit: 10 })
+    )._unsafeUnwrap();
     expect(page.total).toBe(400);
     expect(page.documents.every((d) => d.fields.first_name === 'Quincy')).toBe(true);
-    expect((await ix.search({ account_id: ACCOUNT, terms: ['quentin'], phrases: [], from: 0, limit: 10 }))._unsafeUnwrap().total).toBe(0);
+    expect(
+      (await ix.search({ account_id: ACCOUNT, terms: ['quentin'], phrases: [], from: 0, limit: 10 }))._unsafeUnwrap()
+        .total,
+    ).toBe(0);
   });
 });

@@ -9,7 +9,17 @@ import {
 } from '@leadroute/core';
 import SearchableMap from 'minisearch/SearchableMap';
 import { okAsync } from 'neverthrow';
-import { type Bits, bitsOf, countMembers, keepCommon, keepMarked, NO_POSTINGS, type Postings, union, withBit } from './search/postings';
+import {
+  type Bits,
+  bitsOf,
+  countMembers,
+  keepCommon,
+  keepMarked,
+  NO_POSTINGS,
+  type Postings,
+  union,
+  withBit,
+} from './search/postings';
 import { addPhrases, holdsPhrase, type PhraseStore, phraseIds, phraseStore } from './search/phrases';
 import { buildOrder, firstInOrder, type SortKey, type SortOrder } from './search/sort-order';
 
@@ -84,7 +94,10 @@ function emptyIndex(): AccountIndex {
 function entryOf(doc: SearchDocument): Entry {
   const terms = new Set<string>([doc.lead_id.toLowerCase()]);
   for (const field of SEARCH_FIELDS) for (const t of fieldTerms(field, doc.fields[field])) terms.add(t);
-  const sortKeys = { lead_id: doc.lead_id, submission_timestamp: doc.submission_timestamp } as Record<SearchSortField, string>;
+  const sortKeys = { lead_id: doc.lead_id, submission_timestamp: doc.submission_timestamp } as Record<
+    SearchSortField,
+    string
+  >;
   for (const field of SEARCH_FIELDS) sortKeys[field] = normalizeText(doc.fields[field]).trim();
   return { doc, terms: [...terms], sortKeys };
 }
@@ -155,7 +168,8 @@ function prefixList(ix: AccountIndex, prefix: string): QueryList {
 /** The live documents matching every term and phrase, ascending; a view of `ix.found` when anything was intersected or filtered. */
 function matches(ix: AccountIndex, q: SearchIndexQuery): Postings {
   const lists: QueryList[] = q.terms.map((t) => prefixList(ix, t));
-  for (const p of q.phrases) for (const t of p.tokens) lists.push({ docs: ix.terms.get(t) ?? NO_POSTINGS, bits: undefined });
+  for (const p of q.phrases)
+    for (const t of p.tokens) lists.push({ docs: ix.terms.get(t) ?? NO_POSTINGS, bits: undefined });
   if (lists.length === 0) lists.push({ docs: ix.all, bits: undefined });
   lists.sort((a, b) => a.docs.length - b.docs.length);
   const smallest = (lists[0] as QueryList).docs;
@@ -252,7 +266,10 @@ export function memorySearchIndex(table: SearchTable = new Map()): SearchIndex {
       const found = matches(ix, q);
       const k = q.from + q.limit;
       const page = q.sort ? bySort(ix, found, k, q.sort.field, q.sort.dir) : byRelevance(ix, q, found, k);
-      return okAsync({ total: found.length, documents: page.slice(q.from, k).map((n) => docCopy((ix.entries[n] as Entry).doc)) });
+      return okAsync({
+        total: found.length,
+        documents: page.slice(q.from, k).map((n) => docCopy((ix.entries[n] as Entry).doc)),
+      });
     },
     purgeExpired(before) {
       let purged = 0;

@@ -89,7 +89,10 @@ export function memorySpool(options: MemorySpoolOptions = {}): Spool {
       return okAsync(undefined);
     },
 
-    reschedule(ref: SpoolLeaseRef, opts: RescheduleOptions): ResultAsync<{ readonly rescheduled: boolean }, SpoolError> {
+    reschedule(
+      ref: SpoolLeaseRef,
+      opts: RescheduleOptions,
+    ): ResultAsync<{ readonly rescheduled: boolean }, SpoolError> {
       const h = held.get(id(ref.target, ref.key));
       if (!h || h.deliveredAt !== undefined || h.leaseId !== ref.leaseId) return okAsync({ rescheduled: false });
       h.item = {

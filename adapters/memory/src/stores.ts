@@ -9,22 +9,37 @@ const byCreation = <T extends { created_at: string; id: string }>(a: T, b: T) =>
 
 export function accountStore(t: MemoryTables): AccountStore {
   return {
-    insert: (account) => (t.accounts.has(account.id) ? conflict('account exists') : (t.accounts.set(account.id, copy(account)), done())),
+    insert: (account) =>
+      t.accounts.has(account.id) ? conflict('account exists') : (t.accounts.set(account.id, copy(account)), done()),
     get: (id) => okAsync(copy(t.accounts.get(id))),
-    update: (account) => okAsync(t.accounts.has(account.id) ? (t.accounts.set(account.id, copy(account)), true) : false),
-    insertKey: (key) => (t.apiKeys.has(key.hash) ? conflict('API key exists') : (t.apiKeys.set(key.hash, copy(key)), done())),
+    update: (account) =>
+      okAsync(t.accounts.has(account.id) ? (t.accounts.set(account.id, copy(account)), true) : false),
+    insertKey: (key) =>
+      t.apiKeys.has(key.hash) ? conflict('API key exists') : (t.apiKeys.set(key.hash, copy(key)), done()),
     findKey: (hash) => okAsync(copy(t.apiKeys.get(hash))),
     keysOf: (accountId) =>
-      okAsync([...t.apiKeys.values()].filter((k) => k.account_id === accountId).sort((a, b) => a.created_at.localeCompare(b.created_at)).map(copy)),
+      okAsync(
+        [...t.apiKeys.values()]
+          .filter((k) => k.account_id === accountId)
+          .sort((a, b) => a.created_at.localeCompare(b.created_at))
+          .map(copy),
+      ),
     removeKey: (hash) => okAsync(t.apiKeys.delete(hash)),
   };
 }
 
 export function entityStore(t: MemoryTables): EntityStore {
   return {
-    insert: (entity) => (t.entities.has(entity.id) ? conflict('entity exists') : (t.entities.set(entity.id, copy(entity)), done())),
+    insert: (entity) =>
+      t.entities.has(entity.id) ? conflict('entity exists') : (t.entities.set(entity.id, copy(entity)), done()),
     get: (id) => okAsync(copy(t.entities.get(id))),
-    listByOwner: (accountId) => okAsync([...t.entities.values()].filter((e) => e.owner_account_id === accountId).sort(byCreation).map(copy)),
+    listByOwner: (accountId) =>
+      okAsync(
+        [...t.entities.values()]
+          .filter((e) => e.owner_account_id === accountId)
+          .sort(byCreation)
+          .map(copy),
+      ),
     update: (entity) => (t.entities.set(entity.id, copy(entity)), done()),
   };
 }
@@ -38,8 +53,17 @@ export function aliasStore(t: MemoryTables): AliasStore {
         ? conflict('alias exists')
         : (t.aliases.set(alias.id, copy(alias)), done()),
     get: (id) => okAsync(copy(t.aliases.get(id))),
-    listByAccount: (accountId) => okAsync([...t.aliases.values()].filter((a) => a.account_id === accountId).sort(byCreation).map(copy)),
-    update: (alias) => (taken(alias.account_id, alias.entity_id, alias.id) ? conflict('alias exists') : (t.aliases.set(alias.id, copy(alias)), done())),
+    listByAccount: (accountId) =>
+      okAsync(
+        [...t.aliases.values()]
+          .filter((a) => a.account_id === accountId)
+          .sort(byCreation)
+          .map(copy),
+      ),
+    update: (alias) =>
+      taken(alias.account_id, alias.entity_id, alias.id)
+        ? conflict('alias exists')
+        : (t.aliases.set(alias.id, copy(alias)), done()),
     remove: (id) => okAsync(t.aliases.delete(id)),
   };
 }

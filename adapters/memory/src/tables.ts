@@ -3,7 +3,18 @@ import type { ExportTable } from './export-store';
 import type { JobTable } from './job-store';
 import type { RollupTable } from './rollup-store';
 import type { SearchTable } from './search-index';
-import type { Account, ApiKeyRecord, CertificateRecord, CredentialRecord, EntityAlias, EntityRecord, FlowRecord, Id, LeadRecord, StoredEvent } from '@leadroute/core';
+import type {
+  Account,
+  ApiKeyRecord,
+  CertificateRecord,
+  CredentialRecord,
+  EntityAlias,
+  EntityRecord,
+  FlowRecord,
+  Id,
+  LeadRecord,
+  StoredEvent,
+} from '@leadroute/core';
 
 /** The memory adapter's backing maps; tests read them directly to check what was really stored. */
 export interface MemoryTables {

@@ -1,5 +1,12 @@
 import type { Collection, Db, MongoClient } from 'mongodb';
-import { type AccountDoc, type AliasDoc, type ApiKeyDoc, COLLECTIONS, type EntityDoc, type SpoolDoc } from './documents';
+import {
+  type AccountDoc,
+  type AliasDoc,
+  type ApiKeyDoc,
+  COLLECTIONS,
+  type EntityDoc,
+  type SpoolDoc,
+} from './documents';
 import type { CredentialDoc, EventDoc, ExportDoc, FlowDoc, LeadDoc } from './records';
 import type {
   ActivityDoc,

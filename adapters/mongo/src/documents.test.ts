@@ -27,10 +27,22 @@ describe('documents', () => {
     expect(apiKeyDocument(key).created_at).toBeInstanceOf(Date);
     expect(toApiKey(apiKeyDocument(key))).toEqual(key);
 
-    const entity = anEntity(account.id, { invitation_id: freshId(), invitation_expires_at: '2026-03-04T05:06:07.089Z' });
-    expect(entityDocument(entity)).toMatchObject({ _id: entity.id, invitation_expires_at: new Date('2026-03-04T05:06:07.089Z') });
+    const entity = anEntity(account.id, {
+      invitation_id: freshId(),
+      invitation_expires_at: '2026-03-04T05:06:07.089Z',
+    });
+    expect(entityDocument(entity)).toMatchObject({
+      _id: entity.id,
+      invitation_expires_at: new Date('2026-03-04T05:06:07.089Z'),
+    });
     expect(toEntity(entityDocument(entity))).toEqual(entity);
-    const bare = anEntity(account.id, { flow_ids: [], module_ids: [], logo_url: null, see: null, invitation_expires_at: null });
+    const bare = anEntity(account.id, {
+      flow_ids: [],
+      module_ids: [],
+      logo_url: null,
+      see: null,
+      invitation_expires_at: null,
+    });
     expect(toEntity(entityDocument(bare))).toEqual(bare);
 
     const alias = anAlias(account.id, entity.id);
@@ -80,7 +92,11 @@ describe('documents', () => {
     const plain = spoolDocument(entry, { nowMs: 1000 });
     expect(plain).not.toHaveProperty('last_error');
     expect(toSpoolItem(plain)).not.toHaveProperty('lastError');
-    expect(toLeasedSpoolItem({ ...plain, lease_id: 'L', leased_until: new Date(5000) })).toMatchObject({ leaseId: 'L', leasedUntil: 5000, attempts: 0 });
+    expect(toLeasedSpoolItem({ ...plain, lease_id: 'L', leased_until: new Date(5000) })).toMatchObject({
+      leaseId: 'L',
+      leasedUntil: 5000,
+      attempts: 0,
+    });
     expect(() => toLeasedSpoolItem(plain)).toThrow(/without its lease/);
   });
 });

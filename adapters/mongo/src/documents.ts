@@ -64,7 +64,8 @@ export interface ApiKeyDoc {
 }
 
 /** An entity: the record's fields with `_id` for `id` and Dates for its times. */
-export interface EntityDoc extends Omit<EntityRecord, 'id' | 'created_at' | 'updated_at' | 'invitation_expires_at' | 'flow_ids' | 'module_ids'> {
+export interface EntityDoc
+  extends Omit<EntityRecord, 'id' | 'created_at' | 'updated_at' | 'invitation_expires_at' | 'flow_ids' | 'module_ids'> {
   _id: string;
   flow_ids: string[];
   module_ids: string[];
@@ -132,14 +133,26 @@ export const toAccount = (d: AccountDoc): Account => ({
 export const apiKeyDocument = (k: ApiKeyRecord): ApiKeyDoc => ({
   hash: k.hash,
   account_id: k.account_id,
-  user: { id: k.user.id, first_name: k.user.first_name, last_name: k.user.last_name, email: k.user.email, sso_id: k.user.sso_id },
+  user: {
+    id: k.user.id,
+    first_name: k.user.first_name,
+    last_name: k.user.last_name,
+    email: k.user.email,
+    sso_id: k.user.sso_id,
+  },
   created_at: toDate(k.created_at),
 });
 
 export const toApiKey = (d: ApiKeyDoc): ApiKeyRecord => ({
   hash: d.hash,
   account_id: d.account_id,
-  user: { id: d.user.id, first_name: d.user.first_name, last_name: d.user.last_name, email: d.user.email, sso_id: d.user.sso_id },
+  user: {
+    id: d.user.id,
+    first_name: d.user.first_name,
+    last_name: d.user.last_name,
+    email: d.user.email,
+    sso_id: d.user.sso_id,
+  },
   created_at: iso(d.created_at),
 });
 
@@ -245,6 +258,7 @@ export const toSpoolItem = (d: SpoolDoc): SpoolItem => ({
 
 /** A document the lease just took; one without a lease means someone else's write raced ours. */
 export const toLeasedSpoolItem = (d: SpoolDoc): LeasedSpoolItem => {
-  if (d.lease_id == null || d.leased_until == null) throw new Error(`spool item ${d.target} ${d.key} came back without its lease`);
+  if (d.lease_id == null || d.leased_until == null)
+    throw new Error(`spool item ${d.target} ${d.key} came back without its lease`);
   return { ...toSpoolItem(d), leaseId: d.lease_id, leasedUntil: d.leased_until.getTime() };
 };

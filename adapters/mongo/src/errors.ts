@@ -34,12 +34,17 @@ const UNAVAILABLE = new Set([
 export function toStoreError(what: string, error: unknown): StoreError {
   if (isDuplicateKey(error)) {
     const index = indexName(error);
-    const conflict = errors.conflict(`[leadroute] [mongo] ${what}: already exists${index === undefined ? '' : ` (${index})`}.`);
+    const conflict = errors.conflict(
+      `[leadroute] [mongo] ${what}: already exists${index === undefined ? '' : ` (${index})`}.`,
+    );
     return { ...conflict, cause: error } as StoreError;
   }
   const detail = error instanceof Error ? error.message || error.name : String(error);
   if (error instanceof Error && UNAVAILABLE.has(error.name))
-    return errors.storageUnavailable(`[leadroute] [mongo] ${what} failed: the server is unavailable (${detail}).`, error) as StoreError;
+    return errors.storageUnavailable(
+      `[leadroute] [mongo] ${what} failed: the server is unavailable (${detail}).`,
+      error,
+    ) as StoreError;
   return errors.storageFailure(`[leadroute] [mongo] ${what} failed: ${detail}`, error) as StoreError;
 }
 

@@ -50,7 +50,8 @@ export interface MongoStorage extends Storage {
 export function mongoStorage(options: MongoStorageOptions): MongoStorage {
   const collections = collectionsOf(options);
   const { startSession } = options.client;
-  if (options.transactions && typeof startSession !== 'function') throw new TypeError('[leadroute] [mongo] transactions: true needs a client with startSession (a MongoClient).');
+  if (options.transactions && typeof startSession !== 'function')
+    throw new TypeError('[leadroute] [mongo] transactions: true needs a client with startSession (a MongoClient).');
   return {
     accounts: accountStore(collections),
     entities: entityStore(collections),
@@ -68,7 +69,9 @@ export function mongoStorage(options: MongoStorageOptions): MongoStorage {
     certificates: certificateStore(collections),
     alerts: alertStore(collections),
     idempotency: idempotencyStore(options),
-    ...(options.transactions && startSession ? { leadWrites: leadWrites({ startSession: startSession.bind(options.client) }, collections) } : {}),
+    ...(options.transactions && startSession
+      ? { leadWrites: leadWrites({ startSession: startSession.bind(options.client) }, collections) }
+      : {}),
     ensureIndexes: () => ensureIndexes(options),
   };
 }

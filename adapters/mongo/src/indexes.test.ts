@@ -30,7 +30,10 @@ const named = (name: string) => INDEXES.find((i) => i.name === name);
 function served<T>(collection: CollectionName, query: FindQuery<T>): boolean {
   const filter = query.filter as Record<string, unknown>;
   const equality = Object.entries(filter)
-    .filter(([field, value]) => !field.startsWith('$') && (value === null || typeof value !== 'object' || value instanceof Date))
+    .filter(
+      ([field, value]) =>
+        !field.startsWith('$') && (value === null || typeof value !== 'object' || value instanceof Date),
+    )
     .map(([field]) => field);
   const sort = Object.keys(query.sort).filter((f) => !equality.includes(f));
   return INDEXES.filter((i) => i.collection === collection).some((index) => {
@@ -51,12 +54,29 @@ describe('index specs', () => {
   });
 
   it('enforce the ports’ uniqueness rules with unique indexes', () => {
-    expect(named('api_keys_hash_unique')).toEqual({ collection: 'api_keys', name: 'api_keys_hash_unique', key: { hash: 1 }, unique: true });
-    expect(named('entity_aliases_account_entity_unique')).toMatchObject({ collection: 'entity_aliases', key: { account_id: 1, entity_id: 1 }, unique: true });
-    expect(named('spool_target_key_unique')).toMatchObject({ collection: 'spool', key: { target: 1, key: 1 }, unique: true });
+    expect(named('api_keys_hash_unique')).toEqual({
+      collection: 'api_keys',
+      name: 'api_keys_hash_unique',
+      key: { hash: 1 },
+      unique: true,
+    });
+    expect(named('entity_aliases_account_entity_unique')).toMatchObject({
+      collection: 'entity_aliases',
+      key: { account_id: 1, entity_id: 1 },
+      unique: true,
+    });
+    expect(named('spool_target_key_unique')).toMatchObject({
+      collection: 'spool',
+      key: { target: 1, key: 1 },
+      unique: true,
+    });
     expect(named('rollups_cell_unique')?.unique).toBe(true);
     expect(Object.keys(named('rollups_cell_unique')?.key ?? {})).toEqual([...ROLLUP_CELL]);
-    expect(named('certificates_ping_token_unique')).toMatchObject({ collection: 'certificates', key: { ping_token: 1 }, unique: true });
+    expect(named('certificates_ping_token_unique')).toMatchObject({
+      collection: 'certificates',
+      key: { ping_token: 1 },
+      unique: true,
+    });
     // Every other uniqueness rule (an ID, a job's (kind, id), a seen source, a search entry) is the document's own _id.
     expect(INDEXES.filter((i) => i.unique).map((i) => i.name)).toEqual([
       'api_keys_hash_unique',
@@ -83,21 +103,49 @@ describe('index specs', () => {
     expect(served(COLLECTIONS.spool, { filter: spoolCount(), sort: {} })).toBe(true);
     expect(served(COLLECTIONS.flows, flowsByAccount('a'))).toBe(true);
     expect(served(COLLECTIONS.credentials, credentialsByAccount('a'))).toBe(true);
-    expect(served(COLLECTIONS.events, eventPage({ account_id: 'a', live_at: '2026-01-01T00:00:00Z', sort: 'desc', limit: 5 }, new Date(0)))).toBe(true);
-    expect(served(COLLECTIONS.events, eventPage({ account_id: 'a', lead_id: 'l', live_at: '2026-01-01T00:00:00Z', sort: 'asc', limit: 5 }, new Date(0)))).toBe(true);
+    expect(
+      served(
+        COLLECTIONS.events,
+        eventPage({ account_id: 'a', live_at: '2026-01-01T00:00:00Z', sort: 'desc', limit: 5 }, new Date(0)),
+      ),
+    ).toBe(true);
+    expect(
+      served(
+        COLLECTIONS.events,
+        eventPage(
+          { account_id: 'a', lead_id: 'l', live_at: '2026-01-01T00:00:00Z', sort: 'asc', limit: 5 },
+          new Date(0),
+        ),
+      ),
+    ).toBe(true);
     expect(served(COLLECTIONS.events, eventsByReference('ref', new Date(0)))).toBe(true);
-    expect(served(COLLECTIONS.exports, exportPage({ account_id: 'a', live_at: '2026-01-01T00:00:00Z', limit: 5 }))).toBe(true);
+    expect(
+      served(COLLECTIONS.exports, exportPage({ account_id: 'a', live_at: '2026-01-01T00:00:00Z', limit: 5 })),
+    ).toBe(true);
     expect(served(COLLECTIONS.jobs, claimableJobs('export', 0))).toBe(true);
     expect(served(COLLECTIONS.alerts, activeAlerts('a'))).toBe(true);
-    expect(served(COLLECTIONS.alertActivity, activityPage({ account_id: 'a', key: 'k', customerOnly: false, limit: 5 }))).toBe(true);
+    expect(
+      served(COLLECTIONS.alertActivity, activityPage({ account_id: 'a', key: 'k', customerOnly: false, limit: 5 })),
+    ).toBe(true);
     // The check itself can fail: nothing indexes entities by name.
     expect(served<EntityDoc>(COLLECTIONS.entities, { filter: { name: 'x' }, sort: {} })).toBe(false);
   });
 
   it('become the driver’s index descriptions with their names and options', () => {
-    expect(indexDescription(named('api_keys_hash_unique')!)).toEqual({ key: { hash: 1 }, name: 'api_keys_hash_unique', unique: true });
-    expect(indexDescription(named('entities_owner_created')!)).toEqual({ key: { owner_account_id: 1, created_at: 1, _id: 1 }, name: 'entities_owner_created' });
-    expect(indexDescription({ collection: 'spool', name: 'ttl', key: { at: 1 }, expireAfterSeconds: 60 })).toEqual({ key: { at: 1 }, name: 'ttl', expireAfterSeconds: 60 });
+    expect(indexDescription(named('api_keys_hash_unique')!)).toEqual({
+      key: { hash: 1 },
+      name: 'api_keys_hash_unique',
+      unique: true,
+    });
+    expect(indexDescription(named('entities_owner_created')!)).toEqual({
+      key: { owner_account_id: 1, created_at: 1, _id: 1 },
+      name: 'entities_owner_created',
+    });
+    expect(indexDescription({ collection: 'spool', name: 'ttl', key: { at: 1 }, expireAfterSeconds: 60 })).toEqual({
+      key: { at: 1 },
+      name: 'ttl',
+      expireAfterSeconds: 60,
+    });
   });
 });
 
@@ -112,7 +160,11 @@ describe('stores', () => {
       const source = readFileSync(new URL(file, dir), 'utf8')
         .replace(/\/\*[\s\S]*?\*\//g, '')
         .replace(/^\s*\/\/.*$/gm, '');
-      expect({ file, operators: source.match(/['"]?\$[a-zA-Z]+['"]?\s*:/g) ?? [], ids: source.match(/\b_id\b/g) ?? [] }).toEqual({ file, operators: [], ids: [] });
+      expect({
+        file,
+        operators: source.match(/['"]?\$[a-zA-Z]+['"]?\s*:/g) ?? [],
+        ids: source.match(/\b_id\b/g) ?? [],
+      }).toEqual({ file, operators: [], ids: [] });
     }
   });
 });

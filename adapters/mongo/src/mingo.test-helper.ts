@@ -21,22 +21,42 @@ export function find<T extends object>(docs: readonly T[], filter: Filter<T>, so
 }
 
 /** `collection.findOne(filter)` */
-export const findOne = <T extends object>(docs: readonly T[], filter: Filter<T>): T | null => find(docs, filter)[0] ?? null;
+export const findOne = <T extends object>(docs: readonly T[], filter: Filter<T>): T | null =>
+  find(docs, filter)[0] ?? null;
 
 /** `collection.countDocuments(filter)` */
-export const countDocuments = <T extends object>(docs: readonly T[], filter: Filter<T>): number => find(docs, filter).length;
+export const countDocuments = <T extends object>(docs: readonly T[], filter: Filter<T>): number =>
+  find(docs, filter).length;
 
 /** `collection.findOneAndUpdate(filter, update, { sort, returnDocument: 'after' })`, changing the document in place. */
-export function findOneAndUpdate<T extends object>(docs: T[], filter: Filter<T>, modifier: UpdateFilter<T>, sort: SortSpec = {}): T | null {
-  const result = updateOne(docs as Record<string, unknown>[], criteria(filter), modifier as never, Object.keys(sort).length > 0 ? { sort: { ...sort } } : {});
+export function findOneAndUpdate<T extends object>(
+  docs: T[],
+  filter: Filter<T>,
+  modifier: UpdateFilter<T>,
+  sort: SortSpec = {},
+): T | null {
+  const result = updateOne(
+    docs as Record<string, unknown>[],
+    criteria(filter),
+    modifier as never,
+    Object.keys(sort).length > 0 ? { sort: { ...sort } } : {},
+  );
   if (result.matchedCount === 0) return null;
   // mingo may put a new object in the array rather than change the old one: read it back.
-  return result.modifiedIndex === undefined ? (find(docs, filter, Object.keys(sort).length > 0 ? sort : undefined)[0] ?? null) : (docs[result.modifiedIndex] ?? null);
+  return result.modifiedIndex === undefined
+    ? (find(docs, filter, Object.keys(sort).length > 0 ? sort : undefined)[0] ?? null)
+    : (docs[result.modifiedIndex] ?? null);
 }
 
 /** `collection.updateOne(filter, update)`: how many matched. */
-export function updateOneIn<T extends object>(docs: T[], filter: Filter<T>, modifier: UpdateFilter<T>): { matchedCount: number } {
-  return { matchedCount: updateOne(docs as Record<string, unknown>[], criteria(filter), modifier as never).matchedCount };
+export function updateOneIn<T extends object>(
+  docs: T[],
+  filter: Filter<T>,
+  modifier: UpdateFilter<T>,
+): { matchedCount: number } {
+  return {
+    matchedCount: updateOne(docs as Record<string, unknown>[], criteria(filter), modifier as never).matchedCount,
+  };
 }
 
 /** `collection.deleteMany(filter)`: removes from `docs` in place and answers how many. */
@@ -58,13 +78,18 @@ export class DuplicateKey extends Error {
 }
 
 const isOperatorObject = (value: unknown): boolean =>
-  typeof value === 'object' && value !== null && !(value instanceof Date) && !Array.isArray(value) && Object.keys(value).some((k) => k.startsWith('$'));
+  typeof value === 'object' &&
+  value !== null &&
+  !(value instanceof Date) &&
+  !Array.isArray(value) &&
+  Object.keys(value).some((k) => k.startsWith('$'));
 
 /** The fields an upsert's insert takes from the filter: its top-level equalities (and those of `$and` clauses), as the server does. */
 function seedOf(filter: Criteria): Record<string, unknown> {
   const seed: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(filter)) {
-    if (field === '$and' && Array.isArray(value)) Object.assign(seed, ...value.map((clause) => seedOf(clause as Criteria)));
+    if (field === '$and' && Array.isArray(value))
+      Object.assign(seed, ...value.map((clause) => seedOf(clause as Criteria)));
     else if (!field.startsWith('$') && !isOperatorObject(value)) seed[field] = structuredClone(value);
   }
   return seed;
@@ -73,7 +98,8 @@ function seedOf(filter: Criteria): Record<string, unknown> {
 /** `collection.insertOne(doc)`: a duplicate `_id` is refused with a duplicate key, as the primary index does. */
 export function insertOne<T extends object>(docs: T[], doc: T): void {
   const id = (doc as { _id?: unknown })._id;
-  if (id !== undefined && docs.some((d) => isDeepStrictEqual((d as { _id?: unknown })._id, id))) throw new DuplicateKey(`E11000 duplicate key error index: _id_`);
+  if (id !== undefined && docs.some((d) => isDeepStrictEqual((d as { _id?: unknown })._id, id)))
+    throw new DuplicateKey(`E11000 duplicate key error index: _id_`);
   docs.push(doc);
 }
 
@@ -82,7 +108,11 @@ export function insertOne<T extends object>(docs: T[], doc: T): void {
  * with none, inserts the filter's equality fields with the update applied, which
  * meets a duplicate `_id` when the document exists but did not match.
  */
-export function upsertOne<T extends object>(docs: T[], filter: Filter<T>, modifier: UpdateFilter<T>): { matchedCount: number; upserted: boolean } {
+export function upsertOne<T extends object>(
+  docs: T[],
+  filter: Filter<T>,
+  modifier: UpdateFilter<T>,
+): { matchedCount: number; upserted: boolean } {
   const { matchedCount } = updateOneIn(docs, filter, modifier);
   if (matchedCount > 0) return { matchedCount, upserted: false };
   const doc = seedOf(criteria(filter));
@@ -92,7 +122,12 @@ export function upsertOne<T extends object>(docs: T[], filter: Filter<T>, modifi
 }
 
 /** `collection.replaceOne(filter, replacement, { upsert })`: the match (or, upserting, a new document) becomes the replacement, keeping `_id`. */
-export function replaceOne<T extends object>(docs: T[], filter: Filter<T>, replacement: T, upsert = false): { matchedCount: number } {
+export function replaceOne<T extends object>(
+  docs: T[],
+  filter: Filter<T>,
+  replacement: T,
+  upsert = false,
+): { matchedCount: number } {
   const query = new Query(criteria(filter));
   const at = docs.findIndex((d) => query.test(d as Record<string, unknown>));
   if (at >= 0) {

@@ -29,7 +29,10 @@ async function supportsTransactions(url: string): Promise<boolean> {
   }
 }
 const transactions = uri ? await supportsTransactions(uri) : false;
-if (uri && !transactions) console.log('[leadroute] [mongo] the server at MONGODB_URI is standalone: the LeadWrites suite (transactions) is skipped.');
+if (uri && !transactions)
+  console.log(
+    '[leadroute] [mongo] the server at MONGODB_URI is standalone: the LeadWrites suite (transactions) is skipped.',
+  );
 
 describe.skipIf(!uri)('mongo', () => {
   let client: MongoClient;
@@ -48,7 +51,9 @@ describe.skipIf(!uri)('mongo', () => {
       const reply = await client.db('admin').command({ setParameter: 1, ttlMonitorEnabled: enabled });
       return typeof reply.was === 'boolean' ? reply.was : undefined;
     } catch (error) {
-      console.log(`[leadroute] [mongo] could not pause the TTL monitor (${String(error)}); events the fixtures made may vanish mid-case.`);
+      console.log(
+        `[leadroute] [mongo] could not pause the TTL monitor (${String(error)}); events the fixtures made may vanish mid-case.`,
+      );
       return undefined;
     }
   };
@@ -91,7 +96,12 @@ describe.skipIf(!uri)('mongo', () => {
   };
 
   runSuites('mongo', setup, storageSuites);
-  if (transactions) runSuites('mongo (transactions)', async () => ({ ...(await setup()), storage: mongoStorage({ ...options(), transactions: true }) }), [leadWritesSuite]);
+  if (transactions)
+    runSuites(
+      'mongo (transactions)',
+      async () => ({ ...(await setup()), storage: mongoStorage({ ...options(), transactions: true }) }),
+      [leadWritesSuite],
+    );
 
   spoolSuite(async () => {
     await clear();
@@ -178,14 +188,17 @@ describe.skipIf(!uri)('mongo', () => {
 
     it('counts every caller of a fresh counter that has room, though all but one lose the race to create it', async () => {
       const { storage } = await setup();
-      const results = await Promise.all(Array.from({ length: 30 }, () => storage.counters.tryIncrement('fresh', 25, '2030-01-01T00:00:00.000Z')));
+      const results = await Promise.all(
+        Array.from({ length: 30 }, () => storage.counters.tryIncrement('fresh', 25, '2030-01-01T00:00:00.000Z')),
+      );
       expect(results.filter((r) => r._unsafeUnwrap())).toHaveLength(25);
       expect((await storage.counters.get('fresh'))._unsafeUnwrap()).toBe(25);
     });
 
     it('hands each job to one of several workers claiming at once', async () => {
       const { storage } = await setup();
-      for (let i = 0; i < 20; i++) (await storage.jobs.enqueue({ kind: 'export', id: `j${i}`, dueAt: 0 }, 0))._unsafeUnwrap();
+      for (let i = 0; i < 20; i++)
+        (await storage.jobs.enqueue({ kind: 'export', id: `j${i}`, dueAt: 0 }, 0))._unsafeUnwrap();
       const claimed = await Promise.all(Array.from({ length: 30 }, () => storage.jobs.claim('export', 1, 60_000)));
       const ids = claimed.map((r) => r._unsafeUnwrap()?.id).filter((id) => id !== undefined);
       expect(ids).toHaveLength(20);
@@ -195,10 +208,21 @@ describe.skipIf(!uri)('mongo', () => {
     it('answers search prefixes and event pages from their indexes', async () => {
       await setup();
       const winning = async (collection: string, filter: object, sort: object) =>
-        JSON.stringify(((await db.collection(collection).find(filter).sort(sort as never).explain()) as { queryPlanner: { winningPlan: unknown } }).queryPlanner.winningPlan);
+        JSON.stringify(
+          (
+            (await db
+              .collection(collection)
+              .find(filter)
+              .sort(sort as never)
+              .explain()) as { queryPlanner: { winningPlan: unknown } }
+          ).queryPlanner.winningPlan,
+        );
       const q = { account_id: anAccount().id, terms: ['smi', 'jo'], phrases: [], from: 0, limit: 10 };
       expect(await winning(COLLECTIONS.search, searchFilter(q), {})).toContain('search_account_terms');
-      const page = eventPage({ account_id: q.account_id, live_at: '2026-01-01T00:00:00.000Z', sort: 'desc', limit: 10 }, new Date('2026-01-01T00:00:00.000Z'));
+      const page = eventPage(
+        { account_id: q.account_id, live_at: '2026-01-01T00:00:00.000Z', sort: 'desc', limit: 10 },
+        new Date('2026-01-01T00:00:00.000Z'),
+      );
       expect(await winning(COLLECTIONS.events, page.filter, page.sort)).toContain('events_account_id');
     });
   });
@@ -208,8 +232,13 @@ describe.skipIf(!uri)('mongo', () => {
       await clear();
       const spool = mongoSpool(options());
       const now = Date.UTC(2025, 0, 1);
-      for (let i = 0; i < 60; i++) (await spool.enqueue({ target: 't', key: `k${i}`, payload: '{}', route: {}, dueAt: now }, { nowMs: now }))._unsafeUnwrap();
-      const batches = await Promise.all(Array.from({ length: 6 }, () => spool.lease(now, { limit: 15, leaseMs: 60_000 })));
+      for (let i = 0; i < 60; i++)
+        (
+          await spool.enqueue({ target: 't', key: `k${i}`, payload: '{}', route: {}, dueAt: now }, { nowMs: now })
+        )._unsafeUnwrap();
+      const batches = await Promise.all(
+        Array.from({ length: 6 }, () => spool.lease(now, { limit: 15, leaseMs: 60_000 })),
+      );
       const keys = batches.flatMap((b) => b._unsafeUnwrap().map((item) => item.key));
       expect(new Set(keys).size).toBe(keys.length);
       expect(keys).toHaveLength(60);

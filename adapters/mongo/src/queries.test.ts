@@ -1,7 +1,14 @@
 import type { SpoolEntry } from '@leadroute/core';
 import { anAccount, anAlias, anApiKey, anEntity, freshId } from '@leadroute/testkit';
 import { describe, expect, it } from 'vitest';
-import { accountDocument, aliasDocument, apiKeyDocument, entityDocument, type SpoolDoc, spoolDocument } from './documents';
+import {
+  accountDocument,
+  aliasDocument,
+  apiKeyDocument,
+  entityDocument,
+  type SpoolDoc,
+  spoolDocument,
+} from './documents';
 import { alertChecks } from './checks/alerts.checks';
 import { recordChecks } from './checks/records.checks';
 import { statsChecks } from './checks/stats.checks';
@@ -73,8 +80,16 @@ describe('entity queries', () => {
     const first = anEntity(mine, { name: 'first', created_at: '2026-01-01T00:00:00.000Z' });
     // Written with an offset: compared as a time, it is the earliest.
     const earliest = anEntity(mine, { name: 'earliest', created_at: '2026-01-01T00:30:00.000+01:00' });
-    const tieLow = anEntity(mine, { name: 'tie-low', id: `${'0'.repeat(23)}1`, created_at: '2026-02-01T00:00:00.000Z' });
-    const tieHigh = anEntity(mine, { name: 'tie-high', id: `${'f'.repeat(23)}1`, created_at: '2026-02-01T00:00:00.000Z' });
+    const tieLow = anEntity(mine, {
+      name: 'tie-low',
+      id: `${'0'.repeat(23)}1`,
+      created_at: '2026-02-01T00:00:00.000Z',
+    });
+    const tieHigh = anEntity(mine, {
+      name: 'tie-high',
+      id: `${'f'.repeat(23)}1`,
+      created_at: '2026-02-01T00:00:00.000Z',
+    });
     const theirs = anEntity(freshId(), { name: 'theirs', created_at: '2025-01-01T00:00:00.000Z' });
     const docs = [tieHigh, theirs, first, tieLow, earliest].map(entityDocument);
     const { filter, sort } = entitiesByOwner(mine);
@@ -105,9 +120,16 @@ describe('alias queries', () => {
 const T0 = Date.UTC(2025, 0, 15, 12);
 let seq = 0;
 /** A spool document as `enqueue` writes it, with the ObjectId the driver would add standing in as a growing number. */
-const spooled = (key: string, entry: Partial<SpoolEntry> = {}, extra: Partial<SpoolDoc> = {}): SpoolDoc & { _id: number } => ({
+const spooled = (
+  key: string,
+  entry: Partial<SpoolEntry> = {},
+  extra: Partial<SpoolDoc> = {},
+): SpoolDoc & { _id: number } => ({
   _id: seq++,
-  ...spoolDocument({ target: 'firehose:aws:a', key, payload: '{}', route: { bucket: 'a' }, dueAt: T0, ...entry }, { nowMs: T0 }),
+  ...spoolDocument(
+    { target: 'firehose:aws:a', key, payload: '{}', route: { bucket: 'a' }, dueAt: T0, ...entry },
+    { nowMs: T0 },
+  ),
   ...extra,
 });
 
@@ -125,7 +147,13 @@ describe('spool queries', () => {
       spooled('lease-null', {}, { lease_id: null, leased_until: null }),
     ];
     const { filter, sort } = dueSpoolItems(T0 + 1000);
-    expect(find(docs, filter, sort).map((d) => d.key)).toEqual(['lease-ran-out', 'lease-null', 'tie-first', 'tie-second', 'late']);
+    expect(find(docs, filter, sort).map((d) => d.key)).toEqual([
+      'lease-ran-out',
+      'lease-null',
+      'tie-first',
+      'tie-second',
+      'late',
+    ]);
   });
 
   it('dueSpoolItems matches a target prefix anchored and literally', () => {
@@ -152,29 +180,46 @@ describe('spool queries', () => {
     expect(take(T0 + 10, 'L1')).toMatchObject({ key: 'first', lease_id: 'L1', leased_until: new Date(T0 + 30_010) });
     expect(take(T0 + 10, 'L2')).toMatchObject({ key: 'second', lease_id: 'L2' });
     expect(take(T0 + 10, 'L3')).toBeNull();
-    expect(take(T0 + 30_010, 'L4')).toMatchObject({ key: 'first', lease_id: 'L4', leased_until: new Date(T0 + 60_010) });
+    expect(take(T0 + 30_010, 'L4')).toMatchObject({
+      key: 'first',
+      lease_id: 'L4',
+      leased_until: new Date(T0 + 60_010),
+    });
   });
 
   it('pendingSpoolItem and deliveredUpdate settle the item once, whoever holds it, and drop the lease', () => {
     checks('pendingSpoolItem', 'deliveredUpdate');
-    const docs = [spooled('a', {}, { lease_id: 'L9', leased_until: new Date(T0 + 5) }), spooled('a', { target: 'other' })];
-    expect(updateOneIn(docs, pendingSpoolItem({ target: 'firehose:aws:a', key: 'a' }), deliveredUpdate(T0 + 7))).toEqual({ matchedCount: 1 });
+    const docs = [
+      spooled('a', {}, { lease_id: 'L9', leased_until: new Date(T0 + 5) }),
+      spooled('a', { target: 'other' }),
+    ];
+    expect(
+      updateOneIn(docs, pendingSpoolItem({ target: 'firehose:aws:a', key: 'a' }), deliveredUpdate(T0 + 7)),
+    ).toEqual({ matchedCount: 1 });
     expect(docs[0]).toMatchObject({ delivered_at: new Date(T0 + 7) });
     expect(docs[0]).not.toHaveProperty('lease_id');
     expect(docs[0]).not.toHaveProperty('leased_until');
     expect(docs[1]?.delivered_at).toBeNull();
     // Delivered already: the second settlement changes nothing, not even the time.
-    expect(updateOneIn(docs, pendingSpoolItem({ target: 'firehose:aws:a', key: 'a' }), deliveredUpdate(T0 + 99))).toEqual({ matchedCount: 0 });
+    expect(
+      updateOneIn(docs, pendingSpoolItem({ target: 'firehose:aws:a', key: 'a' }), deliveredUpdate(T0 + 99)),
+    ).toEqual({ matchedCount: 0 });
     expect(docs[0]?.delivered_at).toEqual(new Date(T0 + 7));
   });
 
   it('leasedSpoolItem and rescheduleUpdate count the attempt only under the current lease', () => {
     checks('leasedSpoolItem', 'rescheduleUpdate');
-    const docs = [spooled('a', {}, { attempts: 2, last_error: 'first', lease_id: 'L2', leased_until: new Date(T0 + 5) })];
+    const docs = [
+      spooled('a', {}, { attempts: 2, last_error: 'first', lease_id: 'L2', leased_until: new Date(T0 + 5) }),
+    ];
     const ref = { target: 'firehose:aws:a', key: 'a', leaseId: 'L1' };
-    expect(updateOneIn(docs, leasedSpoolItem(ref), rescheduleUpdate({ dueAt: T0 + 60_000, error: 'late' }))).toEqual({ matchedCount: 0 });
+    expect(updateOneIn(docs, leasedSpoolItem(ref), rescheduleUpdate({ dueAt: T0 + 60_000, error: 'late' }))).toEqual({
+      matchedCount: 0,
+    });
     expect(docs[0]).toMatchObject({ attempts: 2, last_error: 'first', lease_id: 'L2' });
-    expect(updateOneIn(docs, leasedSpoolItem({ ...ref, leaseId: 'L2' }), rescheduleUpdate({ dueAt: T0 + 60_000 }))).toEqual({ matchedCount: 1 });
+    expect(
+      updateOneIn(docs, leasedSpoolItem({ ...ref, leaseId: 'L2' }), rescheduleUpdate({ dueAt: T0 + 60_000 })),
+    ).toEqual({ matchedCount: 1 });
     expect(docs[0]).toMatchObject({ attempts: 3, due_at: new Date(T0 + 60_000), last_error: 'first' });
     expect(docs[0]).not.toHaveProperty('lease_id');
     expect(docs[0]).not.toHaveProperty('leased_until');
@@ -185,7 +230,13 @@ describe('spool queries', () => {
     expect(docs[0]).toMatchObject({ attempts: 4, last_error: 'still down' });
     // Delivered items are never rescheduled, even by the lease that took them.
     const delivered = [spooled('d', {}, { lease_id: 'L5', delivered_at: new Date(T0) })];
-    expect(updateOneIn(delivered, leasedSpoolItem({ target: 'firehose:aws:a', key: 'd', leaseId: 'L5' }), rescheduleUpdate({ dueAt: T0 }))).toEqual({ matchedCount: 0 });
+    expect(
+      updateOneIn(
+        delivered,
+        leasedSpoolItem({ target: 'firehose:aws:a', key: 'd', leaseId: 'L5' }),
+        rescheduleUpdate({ dueAt: T0 }),
+      ),
+    ).toEqual({ matchedCount: 0 });
   });
 
   it('spoolCount counts pending by default, delivered on request, optionally for one target', () => {
@@ -209,7 +260,12 @@ describe('spool queries', () => {
   it('deliveredBefore removes only tombstones delivered before the time', () => {
     checks('deliveredBefore');
     const { delivered_at: _, ...bare } = spooled('bare');
-    const docs: SpoolDoc[] = [spooled('early', {}, { delivered_at: new Date(T0 + 10) }), spooled('late', {}, { delivered_at: new Date(T0 + 20) }), spooled('pending'), bare];
+    const docs: SpoolDoc[] = [
+      spooled('early', {}, { delivered_at: new Date(T0 + 10) }),
+      spooled('late', {}, { delivered_at: new Date(T0 + 20) }),
+      spooled('pending'),
+      bare,
+    ];
     expect(deleteMany(docs, deliveredBefore(T0 + 15))).toEqual({ deletedCount: 1 });
     expect(docs.map((d) => d.key)).toEqual(['late', 'pending', 'bare']);
   });

@@ -26,10 +26,20 @@ export interface CertificateDoc {
 
 export function certificateDocument(c: CertificateRecord): CertificateDoc {
   const { expires_at, claims, ...visit } = c;
-  return { _id: c.id, ping_token: c.ping_token, expires_at: toDate(expires_at), claims: claims.map(claimDocument), body: toJson(visit) };
+  return {
+    _id: c.id,
+    ping_token: c.ping_token,
+    expires_at: toDate(expires_at),
+    claims: claims.map(claimDocument),
+    body: toJson(visit),
+  };
 }
 
-export const claimDocument = (claim: CertificateClaim): CertificateClaim => ({ at: claim.at, event_id: claim.event_id, lead_id: claim.lead_id });
+export const claimDocument = (claim: CertificateClaim): CertificateClaim => ({
+  at: claim.at,
+  event_id: claim.event_id,
+  lead_id: claim.lead_id,
+});
 
 export const toCertificate = (d: CertificateDoc): CertificateRecord => ({
   ...fromJson<Omit<CertificateRecord, 'expires_at' | 'claims'>>(d.body),
@@ -134,7 +144,12 @@ export interface AlertDoc {
   body: string;
 }
 
-export const alertDocument = (a: StoredAlert): AlertDoc => ({ _id: a.key, account_id: a.account_id, status: a.status, body: toJson(a) });
+export const alertDocument = (a: StoredAlert): AlertDoc => ({
+  _id: a.key,
+  account_id: a.account_id,
+  status: a.status,
+  body: toJson(a),
+});
 export const toAlert = (d: AlertDoc): StoredAlert => fromJson<StoredAlert>(d.body);
 
 /** A timeline entry; `at` is a Date beside the body, so pages sort and compare by time. */

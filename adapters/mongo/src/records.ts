@@ -19,7 +19,12 @@ export interface FlowDoc {
   body: string;
 }
 
-export const flowDocument = (flow: FlowRecord): FlowDoc => ({ _id: flow.id, account_id: flow.account_id, version: flow.version, body: toJson(flow) });
+export const flowDocument = (flow: FlowRecord): FlowDoc => ({
+  _id: flow.id,
+  account_id: flow.account_id,
+  version: flow.version,
+  body: toJson(flow),
+});
 export const toFlow = (d: FlowDoc): FlowRecord => fromJson<FlowRecord>(d.body);
 
 /** A lead: the fields feedback changes (`latest_event_id`, `returned_at`) live outside the body. */

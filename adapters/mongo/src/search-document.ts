@@ -14,7 +14,8 @@ export function documentTerms(doc: SearchDocument): string[] {
  * break: a phrase (words joined by single spaces) is held by a field exactly when
  * ` <phrase> ` occurs in this text.
  */
-export const documentPhraseText = (doc: SearchDocument): string => SEARCH_FIELDS.map((field) => phraseText(field, doc.fields[field])).join('\n');
+export const documentPhraseText = (doc: SearchDocument): string =>
+  SEARCH_FIELDS.map((field) => phraseText(field, doc.fields[field])).join('\n');
 
 /** The key each sortable field sorts by: normalized text, '' when the lead has none. */
 export function sortKeys(doc: SearchDocument): Record<string, string> {

@@ -31,7 +31,8 @@ describe.skipIf(!available)('postgres jobs shared by several processes', () => {
   it('never hands one job to two workers: every job is processed exactly once', async () => {
     const [first] = stores();
     const ids = Array.from({ length: 60 }, (_, i) => `job-${String(i).padStart(2, '0')}`);
-    for (const id of ids) (await first?.enqueue({ kind: 'export', id, dueAt: T0 - 1000, payload: { id } }, T0 - 1000))?._unsafeUnwrap();
+    for (const id of ids)
+      (await first?.enqueue({ kind: 'export', id, dueAt: T0 - 1000, payload: { id } }, T0 - 1000))?._unsafeUnwrap();
     const processed: string[] = [];
     // Three workers per process claim, "work" (yield to the others) and complete until nothing is left.
     const worker = async (jobs: JobStore) => {
@@ -41,7 +42,9 @@ describe.skipIf(!available)('postgres jobs shared by several processes', () => {
         expect(job.payload).toEqual({ id: job.id });
         processed.push(job.id);
         await new Promise((resolve) => setImmediate(resolve));
-        expect((await jobs.complete({ kind: job.kind, id: job.id, leaseId: job.leaseId }, T0))._unsafeUnwrap()).toBe(true);
+        expect((await jobs.complete({ kind: job.kind, id: job.id, leaseId: job.leaseId }, T0))._unsafeUnwrap()).toBe(
+          true,
+        );
       }
     };
     await Promise.all(stores().flatMap((jobs) => [worker(jobs), worker(jobs), worker(jobs)]));
@@ -58,7 +61,9 @@ describe.skipIf(!available)('postgres jobs shared by several processes', () => {
     const claimed = (await dying.claim('export', T0, LEASE))._unsafeUnwrap();
     if (!claimed) throw new Error('no job claimed');
     // The dying worker extends once, then its process goes away without settling the job.
-    expect((await dying.extend({ kind: 'export', id: 'e1', leaseId: claimed.leaseId }, T0 + 10_000, LEASE))._unsafeUnwrap()).toBe(true);
+    expect(
+      (await dying.extend({ kind: 'export', id: 'e1', leaseId: claimed.leaseId }, T0 + 10_000, LEASE))._unsafeUnwrap(),
+    ).toBe(true);
     await pools[0]?.end();
     pools[0] = new pg.Pool({ connectionString: DATABASE_URL, max: 3 });
     expect((await survivor.claim('export', T0 + 10_000 + LEASE - 1, LEASE))._unsafeUnwrap()).toBeUndefined();
@@ -66,8 +71,14 @@ describe.skipIf(!available)('postgres jobs shared by several processes', () => {
     expect(taken).toMatchObject({ id: 'e1', attempts: 2, state: 'pending', leasedUntil: T0 + 10_000 + 2 * LEASE });
     // Were the first worker to come back, its lease is void; the job finishes once, under the new lease.
     const revived = jobStore(pools[0] as pg.Pool, db.schema);
-    expect((await revived.complete({ kind: 'export', id: 'e1', leaseId: claimed.leaseId }, T0 + 100_000))._unsafeUnwrap()).toBe(false);
-    expect((await survivor.complete({ kind: 'export', id: 'e1', leaseId: taken?.leaseId as string }, T0 + 100_000))._unsafeUnwrap()).toBe(true);
+    expect(
+      (await revived.complete({ kind: 'export', id: 'e1', leaseId: claimed.leaseId }, T0 + 100_000))._unsafeUnwrap(),
+    ).toBe(false);
+    expect(
+      (
+        await survivor.complete({ kind: 'export', id: 'e1', leaseId: taken?.leaseId as string }, T0 + 100_000)
+      )._unsafeUnwrap(),
+    ).toBe(true);
     expect((await survivor.get('export', 'e1'))._unsafeUnwrap()).toMatchObject({ state: 'done', attempts: 2 });
   });
 

@@ -23,7 +23,11 @@ describe.skipIf(!available)('migrate', () => {
   const schemas: string[] = [];
   const newSchema = (name = randomSchemaName()): string => (schemas.push(name), name);
   const history = async (schema: string) =>
-    (await pool.query<{ version: number; name: string }>(`SELECT version, name FROM ${quoteIdent(schema)}.leadroute_migrations ORDER BY version`)).rows;
+    (
+      await pool.query<{ version: number; name: string }>(
+        `SELECT version, name FROM ${quoteIdent(schema)}.leadroute_migrations ORDER BY version`,
+      )
+    ).rows;
 
   beforeAll(() => {
     pool = new pg.Pool({ connectionString: DATABASE_URL, max: 10 });
@@ -35,7 +39,11 @@ describe.skipIf(!available)('migrate', () => {
 
   it('creates the schema, applies every migration and records each in leadroute_migrations', async () => {
     const schema = newSchema();
-    expect((await migrate(pool, { schema }))._unsafeUnwrap()).toEqual({ schema, applied: migrations.map((m) => m.version), version: latest });
+    expect((await migrate(pool, { schema }))._unsafeUnwrap()).toEqual({
+      schema,
+      applied: migrations.map((m) => m.version),
+      version: latest,
+    });
     expect(await history(schema)).toEqual(migrations.map(({ version, name }) => ({ version, name })));
   });
 
@@ -64,18 +72,26 @@ describe.skipIf(!available)('migrate', () => {
   it('applies only the migrations a schema lacks, as a later release adds one', async () => {
     const schema = newSchema();
     await applyMigrations(pool, migrations.slice(0, 1), schema);
-    expect((await migrate(pool, { schema }))._unsafeUnwrap().applied).toEqual(migrations.slice(1).map((m) => m.version));
+    expect((await migrate(pool, { schema }))._unsafeUnwrap().applied).toEqual(
+      migrations.slice(1).map((m) => m.version),
+    );
   });
 
   it('rolls a failing migration back whole and reports a StorageFailure', async () => {
     const schema = newSchema();
     await migrate(pool, { schema });
-    const broken = [...migrations, { version: latest + 1, name: 'broken', up: (s: string) => `CREATE TABLE ${s}.half_done (x int); SELECT 1 / 0;` }];
+    const broken = [
+      ...migrations,
+      { version: latest + 1, name: 'broken', up: (s: string) => `CREATE TABLE ${s}.half_done (x int); SELECT 1 / 0;` },
+    ];
     const error = (await applyMigrations(pool, broken, schema))._unsafeUnwrapErr();
     expect(error).toMatchObject({ type: 'StorageFailure', cause: { code: '22012' } });
     expect(error.message).toMatch(/^\[leadroute\] \[postgres\] migrate schema /);
     expect(await history(schema)).toHaveLength(latest);
-    const table = await pool.query('SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = $2', [schema, 'half_done']);
+    const table = await pool.query('SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = $2', [
+      schema,
+      'half_done',
+    ]);
     expect(table.rowCount).toBe(0);
     // The connection went back to the pool usable.
     expect((await pool.query('SELECT 1 AS one')).rows[0]).toEqual({ one: 1 });

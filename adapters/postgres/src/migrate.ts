@@ -46,7 +46,10 @@ const LOCK_CLASS = 0x4c52;
  * const report = await migrate(pool);
  * if (report.isErr()) throw report.error;
  */
-export function migrate(pool: Pick<Pool, 'connect'>, options: MigrateOptions = {}): ResultAsync<MigrationReport, StoreError> {
+export function migrate(
+  pool: Pick<Pool, 'connect'>,
+  options: MigrateOptions = {},
+): ResultAsync<MigrationReport, StoreError> {
   return applyMigrations(pool, migrations, options.schema ?? DEFAULT_SCHEMA);
 }
 
@@ -59,7 +62,8 @@ export function applyMigrations(
   const s = quoteIdent(schema);
   return attempt(`migrate schema ${schema}`, async () => {
     const client = await pool.connect();
-    const run: Run = (text, values) => client.query({ text, ...(values ? { values } : {}), query_timeout: NO_READ_TIMEOUT } as QueryConfig);
+    const run: Run = (text, values) =>
+      client.query({ text, ...(values ? { values } : {}), query_timeout: NO_READ_TIMEOUT } as QueryConfig);
     let broken: Error | undefined;
     try {
       await client.query('BEGIN');
@@ -82,7 +86,12 @@ export function applyMigrations(
   });
 }
 
-async function applyLocked(run: Run, history: readonly Migration[], schema: string, s: string): Promise<MigrationReport> {
+async function applyLocked(
+  run: Run,
+  history: readonly Migration[],
+  schema: string,
+  s: string,
+): Promise<MigrationReport> {
   await run('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_CLASS, schema]);
   // Checked first because CREATE SCHEMA IF NOT EXISTS still demands the CREATE privilege.
   const exists = await run('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
@@ -99,7 +108,10 @@ async function applyLocked(run: Run, history: readonly Migration[], schema: stri
   for (const migration of [...history].sort((a, b) => a.version - b.version)) {
     if (done.has(migration.version)) continue;
     await run(migration.up(s));
-    await run(`INSERT INTO ${s}.leadroute_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+    await run(`INSERT INTO ${s}.leadroute_migrations (version, name) VALUES ($1, $2)`, [
+      migration.version,
+      migration.name,
+    ]);
     applied.push(migration.version);
     done.add(migration.version);
   }

@@ -78,16 +78,43 @@ describe.skipIf(!available)('postgres query plans', () => {
     }
   };
 
-  const cases: [string, (db: Queryable, schema: string) => ResultAsync<unknown, StoreError>, string, { sorts?: true; bitmap?: true }?][] = [
-    ['an events page', (q, s) => eventStore(q, s).query({ account_id: ACCOUNT, live_at: LIVE, sort: 'desc', limit: 100 }), 'events_account_id'],
+  const cases: [
+    string,
+    (db: Queryable, schema: string) => ResultAsync<unknown, StoreError>,
+    string,
+    { sorts?: true; bitmap?: true }?,
+  ][] = [
     [
-      'the next events page, filtered by type and time',
-      (q, s) => eventStore(q, s).query({ account_id: ACCOUNT, live_at: LIVE, sort: 'asc', limit: 100, after_id: ID, types: ['recipient'], start: 1, end: 2 }),
+      'an events page',
+      (q, s) => eventStore(q, s).query({ account_id: ACCOUNT, live_at: LIVE, sort: 'desc', limit: 100 }),
       'events_account_id',
     ],
-    ["a lead's events", (q, s) => eventStore(q, s).query({ account_id: ACCOUNT, live_at: LIVE, sort: 'desc', limit: 100, lead_id: ID }), 'events_account_lead'],
+    [
+      'the next events page, filtered by type and time',
+      (q, s) =>
+        eventStore(q, s).query({
+          account_id: ACCOUNT,
+          live_at: LIVE,
+          sort: 'asc',
+          limit: 100,
+          after_id: ID,
+          types: ['recipient'],
+          start: 1,
+          end: 2,
+        }),
+      'events_account_id',
+    ],
+    [
+      "a lead's events",
+      (q, s) => eventStore(q, s).query({ account_id: ACCOUNT, live_at: LIVE, sort: 'desc', limit: 100, lead_id: ID }),
+      'events_account_lead',
+    ],
     // A reference names one lead's deliveries: a handful of rows, in no order (core picks the newest).
-    ['events by recipient reference', (q, s) => eventStore(q, s).findByReference({ reference: 'REF-1', live_at: LIVE }), 'events_key'],
+    [
+      'events by recipient reference',
+      (q, s) => eventStore(q, s).findByReference({ reference: 'REF-1', live_at: LIVE }),
+      'events_key',
+    ],
     ['the events purge', (q, s) => eventStore(q, s).purgeExpired(LIVE), 'events_expires_at'],
     ['the leads purge', (q, s) => leadStore(q, s).purgeExpired(LIVE), 'leads_expires_at'],
     ['marking a lead returned', (q, s) => leadStore(q, s).markReturned(ID, LIVE), 'leads_pkey'],
@@ -96,45 +123,88 @@ describe.skipIf(!available)('postgres query plans', () => {
     ['a counter', (q, s) => counterStore(q, s).get('cap:1'), 'counters_pkey'],
     [
       "an account's statistics",
-      (q, s) => rollupStore(q, s).query({ account_id: ACCOUNT, from: LIVE, to: '2026-01-02T00:00:00.000Z', kinds: ['source'] }),
+      (q, s) =>
+        rollupStore(q, s).query({ account_id: ACCOUNT, from: LIVE, to: '2026-01-02T00:00:00.000Z', kinds: ['source'] }),
       'rollups_pkey',
     ],
     // Short prefixes would expand to many terms in a plain index; here they are a range of the account's own lexemes.
-    ['a search by prefixes', (q, s) => searchIndex(q, s).search({ account_id: ACCOUNT, terms: ['jo', 'abc'], phrases: [], from: 0, limit: 10 }), 'search_documents_terms', { sorts: true, bitmap: true }],
     [
-      'a search by phrase',
-      (q, s) => searchIndex(q, s).search({ account_id: ACCOUNT, terms: [], phrases: [{ tokens: ['mary', 'abcdef'], text: 'mary abcdef' }], from: 0, limit: 10 }),
+      'a search by prefixes',
+      (q, s) =>
+        searchIndex(q, s).search({ account_id: ACCOUNT, terms: ['jo', 'abc'], phrases: [], from: 0, limit: 10 }),
       'search_documents_terms',
       { sorts: true, bitmap: true },
     ],
-    ["an account's newest leads", (q, s) => searchIndex(q, s).search({ account_id: ACCOUNT, terms: [], phrases: [], from: 0, limit: 10 }), 'search_documents_account_seq'],
+    [
+      'a search by phrase',
+      (q, s) =>
+        searchIndex(q, s).search({
+          account_id: ACCOUNT,
+          terms: [],
+          phrases: [{ tokens: ['mary', 'abcdef'], text: 'mary abcdef' }],
+          from: 0,
+          limit: 10,
+        }),
+      'search_documents_terms',
+      { sorts: true, bitmap: true },
+    ],
+    [
+      "an account's newest leads",
+      (q, s) => searchIndex(q, s).search({ account_id: ACCOUNT, terms: [], phrases: [], from: 0, limit: 10 }),
+      'search_documents_account_seq',
+    ],
     ['the search purge', (q, s) => searchIndex(q, s).purgeExpired(LIVE), 'search_documents_expires_at'],
     ['claiming a job', (q, s) => jobStore(q, s).claim('export', Date.UTC(2026, 0, 1), 60_000), 'jobs_pending'],
-    ["an account's exports", (q, s) => exportStore(q, s).list({ account_id: ACCOUNT, live_at: LIVE, before_id: ID, limit: 20 }), 'exports_account_id'],
+    [
+      "an account's exports",
+      (q, s) => exportStore(q, s).list({ account_id: ACCOUNT, live_at: LIVE, before_id: ID, limit: 20 }),
+      'exports_account_id',
+    ],
     [
       "a page of an alert's timeline",
-      (q, s) => alertStore(q, s).activity({ account_id: ACCOUNT, key: `recipient-failure:${ACCOUNT}:${ID}`, before: { at: LIVE, id: ID }, customerOnly: true, limit: 20 }),
+      (q, s) =>
+        alertStore(q, s).activity({
+          account_id: ACCOUNT,
+          key: `recipient-failure:${ACCOUNT}:${ID}`,
+          before: { at: LIVE, id: ID },
+          customerOnly: true,
+          limit: 20,
+        }),
       'alert_activity_timeline',
     ],
     ["an account's active alerts", (q, s) => alertStore(q, s).listActive(ACCOUNT), 'alerts_active', { sorts: true }],
     ['the accounts with active alerts', (q, s) => alertStore(q, s).accountsWithActive(), 'alerts_active'],
-    ['a certificate by its ping token', (q, s) => certificateStore(q, s).findByPingToken('token'), 'certificates_ping_token'],
+    [
+      'a certificate by its ping token',
+      (q, s) => certificateStore(q, s).findByPingToken('token'),
+      'certificates_ping_token',
+    ],
     // A detector pass reads a short window: the hour index finds its cells, and the few accounts are then sorted.
-    ['the accounts active in a window', (q, s) => rollupStore(q, s).activeAccounts(LIVE, '2026-01-02T00:00:00.000Z'), 'rollups_hour', { sorts: true }],
+    [
+      'the accounts active in a window',
+      (q, s) => rollupStore(q, s).activeAccounts(LIVE, '2026-01-02T00:00:00.000Z'),
+      'rollups_hour',
+      { sorts: true },
+    ],
   ];
 
-  it.each(cases.map(([name, call, index, options]) => ({ name, call, index, sorts: options?.sorts ?? false, bitmap: options?.bitmap ?? false })))(
-    '$name uses $index',
-    async ({ call, index, sorts, bitmap }) => {
-      const spy = recorder();
-      await call(spy, db.schema);
-      // The first statement is the one named; any other (a search's count) must not scan the table either.
-      const [statement, ...others] = spy.sent;
-      const text = await plan(statement?.text ?? '', statement?.values ?? [], sorts, bitmap);
-      expect(text).toContain(index);
-      expect(text).not.toContain('Seq Scan');
-      if (!sorts) expect(text).not.toMatch(/\bSort\b/);
-      for (const other of others) expect(await plan(other.text, other.values, true, bitmap)).not.toContain('Seq Scan');
-    },
-  );
+  it.each(
+    cases.map(([name, call, index, options]) => ({
+      name,
+      call,
+      index,
+      sorts: options?.sorts ?? false,
+      bitmap: options?.bitmap ?? false,
+    })),
+  )('$name uses $index', async ({ call, index, sorts, bitmap }) => {
+    const spy = recorder();
+    await call(spy, db.schema);
+    // The first statement is the one named; any other (a search's count) must not scan the table either.
+    const [statement, ...others] = spy.sent;
+    const text = await plan(statement?.text ?? '', statement?.values ?? [], sorts, bitmap);
+    expect(text).toContain(index);
+    expect(text).not.toContain('Seq Scan');
+    if (!sorts) expect(text).not.toMatch(/\bSort\b/);
+    for (const other of others) expect(await plan(other.text, other.values, true, bitmap)).not.toContain('Seq Scan');
+  });
 });

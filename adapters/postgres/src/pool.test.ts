@@ -21,15 +21,24 @@ describe('#18.10 classifying database errors', () => {
       new Error('timeout exceeded when trying to connect'),
       new Error('Connection terminated unexpectedly'),
       new Error('Connection terminated due to connection timeout'),
-      new AggregateError([withCode('connect ECONNREFUSED ::1:5432', 'ECONNREFUSED'), withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')]),
+      new AggregateError([
+        withCode('connect ECONNREFUSED ::1:5432', 'ECONNREFUSED'),
+        withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'),
+      ]),
     ];
     for (const error of unavailable) {
       expect(isUnavailable(error), error.message).toBe(true);
-      expect(toStoreError('get flow', error)).toMatchObject({ type: 'StorageUnavailable', retryAfter: 2, cause: error });
+      expect(toStoreError('get flow', error)).toMatchObject({
+        type: 'StorageUnavailable',
+        retryAfter: 2,
+        cause: error,
+      });
     }
     expect(toStoreError('insert lead', withCode('duplicate key value', '23505')).type).toBe('Conflict');
     expect(toStoreError('get flow', withCode('syntax error at or near "SELEC"', '42601')).type).toBe('StorageFailure');
-    expect(toStoreError('get flow', new Error('Cannot use a pool after calling end on the pool')).type).toBe('StorageFailure');
+    expect(toStoreError('get flow', new Error('Cannot use a pool after calling end on the pool')).type).toBe(
+      'StorageFailure',
+    );
   });
 });
 
@@ -46,7 +55,11 @@ describe.skipIf(!available)('#18.11 guardPool on the shared server', () => {
     pools.push(pool);
     // A client opened before the guard (as migrate() leaves one) must be bounded too.
     await pool.query('SELECT 1');
-    const db = guardPool(pool, { statementTimeoutMs: 300, acquireTimeoutMs: 1000, logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    const db = guardPool(pool, {
+      statementTimeoutMs: 300,
+      acquireTimeoutMs: 1000,
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+    });
     expect(pool.options).toMatchObject({ connectionTimeoutMillis: 1000, query_timeout: 300, statement_timeout: 300 });
     const started = Date.now();
     const slow = await query(db, 'sleep', 'SELECT pg_sleep(10)');
@@ -71,7 +84,9 @@ describe.skipIf(!available)('#18.11 guardPool on the shared server', () => {
     guardPool(pool, { statementTimeoutMs: 200, logger: { debug() {}, info() {}, warn() {}, error() {} } });
     const schema = `guarded_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
     try {
-      const slow = [{ version: 1, name: 'slow', up: (s: string) => `SELECT pg_sleep(0.6); CREATE TABLE ${s}.t (id int)` }];
+      const slow = [
+        { version: 1, name: 'slow', up: (s: string) => `SELECT pg_sleep(0.6); CREATE TABLE ${s}.t (id int)` },
+      ];
       expect((await applyMigrations(pool, slow, schema))._unsafeUnwrap()).toMatchObject({ applied: [1] });
     } finally {
       await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

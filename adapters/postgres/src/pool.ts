@@ -45,7 +45,12 @@ export function guardPool(pool: Pool, options: PoolGuardOptions = {}): Queryable
   const logger = options.logger ?? consoleLogger;
   if (!listening.has(pool)) {
     listening.add(pool);
-    pool.on('error', (error) => logger.warn({ err: error }, '[leadroute] [postgres] an idle connection failed; the pool opens a new one when needed.'));
+    pool.on('error', (error) =>
+      logger.warn(
+        { err: error },
+        '[leadroute] [postgres] an idle connection failed; the pool opens a new one when needed.',
+      ),
+    );
     pool.on('acquire', (client: PoolClient) => {
       // pg-pool listens on a client only while it is idle. A lent client that the server drops between two of its
       // queries (a fast shutdown's 57P01 arriving with the last answer) emits `error` too: without a listener, a crash.
@@ -53,7 +58,10 @@ export function guardPool(pool: Pool, options: PoolGuardOptions = {}): Queryable
       if (!listeningClients.has(client)) {
         listeningClients.add(client);
         client.on('error', (error) =>
-          logger.warn({ err: error }, '[leadroute] [postgres] a connection in use failed; its statement fails and it is discarded.'),
+          logger.warn(
+            { err: error },
+            '[leadroute] [postgres] a connection in use failed; its statement fails and it is discarded.',
+          ),
         );
       }
       // Clients opened before the first call (by migrate(), say) were configured without the read timeout; give it to them when lent.
@@ -70,6 +78,10 @@ export function guardPool(pool: Pool, options: PoolGuardOptions = {}): Queryable
   return {
     // pg takes a per-query read timeout in the query config, though its types do not list it.
     query: ((text: string, values?: unknown[]) =>
-      pool.query({ text, ...(values ? { values } : {}), query_timeout: statement } as QueryConfig)) as Queryable['query'],
+      pool.query({
+        text,
+        ...(values ? { values } : {}),
+        query_timeout: statement,
+      } as QueryConfig)) as Queryable['query'],
   };
 }

@@ -20,7 +20,8 @@ describe.skipIf(!available)('postgres', () => {
   const rawRow =
     (table: string) =>
     async (id: string): Promise<Record<string, unknown> | undefined> =>
-      (await db.pool.query<Record<string, unknown>>(`SELECT * FROM ${qualified(db.schema, table)} WHERE id = $1`, [id])).rows[0];
+      (await db.pool.query<Record<string, unknown>>(`SELECT * FROM ${qualified(db.schema, table)} WHERE id = $1`, [id]))
+        .rows[0];
 
   const setup = async (): Promise<StorageHarness> => {
     await db.truncate();
@@ -51,9 +52,13 @@ describe.skipIf(!available)('postgres', () => {
       expect(row?.created_at).toBeInstanceOf(Date);
       expect((row?.invitation_expires_at as Date).toISOString()).toBe('2026-03-04T05:06:07.089Z');
       expect(row?.flow_ids).toEqual(entity.flow_ids);
-      const key = await db.pool.query<{ user: { email: string } }>(`SELECT "user" FROM ${qualified(db.schema, 'api_keys')}`);
+      const key = await db.pool.query<{ user: { email: string } }>(
+        `SELECT "user" FROM ${qualified(db.schema, 'api_keys')}`,
+      );
       expect(key.rows[0]?.user.email).toBe('ada@example.com');
-      expect((await storage.entities.get(entity.id))._unsafeUnwrap()?.invitation_expires_at).toBe('2026-03-04T05:06:07.089Z');
+      expect((await storage.entities.get(entity.id))._unsafeUnwrap()?.invitation_expires_at).toBe(
+        '2026-03-04T05:06:07.089Z',
+      );
     });
 
     it('accepts ISO times with an offset and answers them in UTC', async () => {
@@ -74,7 +79,14 @@ describe.skipIf(!available)('postgres', () => {
          FROM ${qualified(db.schema, 'events')} WHERE id = $1`,
         [event.id],
       );
-      expect(rows[0]).toMatchObject({ body: 'object', state: 'TX', account_id: event.account_id, type: 'recipient', key: 'REF-1', start_timestamp: event.start_timestamp });
+      expect(rows[0]).toMatchObject({
+        body: 'object',
+        state: 'TX',
+        account_id: event.account_id,
+        type: 'recipient',
+        key: 'REF-1',
+        start_timestamp: event.start_timestamp,
+      });
       expect((rows[0]?.expires_at as Date).toISOString()).toBe(event.expires_at);
     });
 
@@ -85,16 +97,26 @@ describe.skipIf(!available)('postgres', () => {
       const lead = aLead(account, { fields: { ...odd, nested: [odd] } });
       const wrapperLike = aLead(account, { fields: { '$leadroute:json': '{"a":1}' } });
       const event = anEvent(account, { vars: { lead: odd }, key: 'REF\u0000NUL' });
-      for (const inserted of [await storage.leads.insert(lead), await storage.leads.insert(wrapperLike), await storage.events.insert(event)]) {
+      for (const inserted of [
+        await storage.leads.insert(lead),
+        await storage.leads.insert(wrapperLike),
+        await storage.events.insert(event),
+      ]) {
         expect(inserted.isOk()).toBe(true);
       }
       expect((await storage.leads.get(lead.id))._unsafeUnwrap()).toEqual(lead);
       expect((await storage.leads.get(wrapperLike.id))._unsafeUnwrap()).toEqual(wrapperLike);
       expect((await storage.events.get(event.id))._unsafeUnwrap()).toEqual(event);
       const live = '2026-01-01T00:00:00.000Z';
-      expect((await storage.events.findByReference({ reference: 'REF\u0000NUL', live_at: live }))._unsafeUnwrap().map((e) => e.id)).toEqual([event.id]);
+      expect(
+        (await storage.events.findByReference({ reference: 'REF\u0000NUL', live_at: live }))
+          ._unsafeUnwrap()
+          .map((e) => e.id),
+      ).toEqual([event.id]);
       // The column drops the NUL; the exact comparison happens on the body.
-      expect((await storage.events.findByReference({ reference: 'REFNUL', live_at: live }))._unsafeUnwrap()).toEqual([]);
+      expect((await storage.events.findByReference({ reference: 'REFNUL', live_at: live }))._unsafeUnwrap()).toEqual(
+        [],
+      );
     });
   });
 
@@ -103,7 +125,9 @@ describe.skipIf(!available)('postgres', () => {
       const { storage } = await setup();
       await storage.counters.tryIncrement('cap:old', 5, '2026-01-01T00:00:00.000Z');
       await storage.counters.tryIncrement('cap:live', 5, '2026-03-01T00:00:00.000Z');
-      expect((await purgeCounters({ pool: db.pool, schema: db.schema }, '2026-02-01T00:00:00.000Z'))._unsafeUnwrap()).toBe(1);
+      expect(
+        (await purgeCounters({ pool: db.pool, schema: db.schema }, '2026-02-01T00:00:00.000Z'))._unsafeUnwrap(),
+      ).toBe(1);
       expect((await storage.counters.get('cap:old'))._unsafeUnwrap()).toBe(0);
       expect((await storage.counters.get('cap:live'))._unsafeUnwrap()).toBe(1);
     });
@@ -139,7 +163,10 @@ describe.skipIf(!available)('postgres', () => {
 
 describe('postgres: an unreachable server', () => {
   it('#18.10 answers StorageUnavailable (503, retryable) when nothing listens at the address', async () => {
-    const pool = new pg.Pool({ connectionString: 'postgres://leadroute:leadroute@127.0.0.1:1/leadroute_test', connectionTimeoutMillis: 2000 });
+    const pool = new pg.Pool({
+      connectionString: 'postgres://leadroute:leadroute@127.0.0.1:1/leadroute_test',
+      connectionTimeoutMillis: 2000,
+    });
     try {
       const error = (await postgresStorage({ pool }).accounts.get(anAccount().id))._unsafeUnwrapErr();
       expect(error.type).toBe('StorageUnavailable');

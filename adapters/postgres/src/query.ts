@@ -15,7 +15,16 @@ export function sqlState(error: unknown): string | undefined {
 }
 
 /** Socket errors meaning the server cannot be reached or went away. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /**
  * SQLSTATEs meaning "not now" rather than "not this": admin/crash shutdown and cannot-connect-now
@@ -43,7 +52,8 @@ const UNAVAILABLE_MESSAGES = [
  */
 export function isUnavailable(error: unknown): boolean {
   const state = sqlState(error);
-  if (state !== undefined && (UNAVAILABLE_STATES.has(state) || state.startsWith('08') || NETWORK_CODES.has(state))) return true;
+  if (state !== undefined && (UNAVAILABLE_STATES.has(state) || state.startsWith('08') || NETWORK_CODES.has(state)))
+    return true;
   // A failed connect to a host with several addresses (localhost: ::1 and 127.0.0.1) is an AggregateError of socket errors.
   if (error instanceof AggregateError) return error.errors.some(isUnavailable);
   const message = error instanceof Error ? error.message : '';
@@ -59,7 +69,10 @@ export function isUnavailable(error: unknown): boolean {
 export function toStoreError(what: string, error: unknown): StoreError {
   const detail = error instanceof Error ? error.message || error.name : String(error);
   if (isUnavailable(error))
-    return errors.storageUnavailable(`[leadroute] [postgres] ${what} failed: the database is unavailable (${detail}).`, error) as StoreError;
+    return errors.storageUnavailable(
+      `[leadroute] [postgres] ${what} failed: the database is unavailable (${detail}).`,
+      error,
+    ) as StoreError;
   if (sqlState(error) === UNIQUE_VIOLATION) {
     const constraint = (error as { constraint?: unknown }).constraint;
     const conflict = errors.conflict(

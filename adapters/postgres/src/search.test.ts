@@ -1,4 +1,13 @@
-import { SEARCH_FIELDS, SEARCH_SORT_FIELDS, type SearchDocument, type SearchIndex, type SearchIndexQuery, newId, parseSearchText, words } from '@leadroute/core';
+import {
+  SEARCH_FIELDS,
+  SEARCH_SORT_FIELDS,
+  type SearchDocument,
+  type SearchIndex,
+  type SearchIndexQuery,
+  newId,
+  parseSearchText,
+  words,
+} from '@leadroute/core';
 import { memoryStorage } from '@leadroute/memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchIndex } from './stores/search';
@@ -18,7 +27,18 @@ function prng(seed: number): () => number {
 }
 
 const FIRST = ['John', 'Johanna', 'José', 'Ada', 'Adam', 'Zoë', 'Mary Ann', 'Jo', 'Ángel', 'Li'];
-const LAST = ['Smith', 'Smithers', 'O\'Brien', 'Lovelace', 'Núñez', 'Johnson', 'Van der Berg', 'Li', 'Adams', 'Jo-Smith'];
+const LAST = [
+  'Smith',
+  'Smithers',
+  "O'Brien",
+  'Lovelace',
+  'Núñez',
+  'Johnson',
+  'Van der Berg',
+  'Li',
+  'Adams',
+  'Jo-Smith',
+];
 const CITIES = ['Austin', 'San Antonio', 'New York', 'Saint Paul', 'São Paulo', 'Springfield', 'Anchorage', 'Santa Fe'];
 const STATES = ['TX', 'CA', 'NY', 'MN', 'NM', 'AK', 'IL', ''];
 const STREETS = ['1 Main St', '12 Main Street', '400 Elm Ave Apt 3', '77 Sunset Blvd', '9 Oak Lane', ''];
@@ -42,7 +62,12 @@ function documents(random: () => number, accountId: string, count: number, start
       fields: {
         first_name: first,
         last_name: last,
-        email: random() < 0.8 ? `${first}.${last}@${pick(['example.com', 'mail.example.org', 'smith.net'])}`.replace(/\s/g, '').toLowerCase() : '',
+        email:
+          random() < 0.8
+            ? `${first}.${last}@${pick(['example.com', 'mail.example.org', 'smith.net'])}`
+                .replace(/\s/g, '')
+                .toLowerCase()
+            : '',
         phone_1: pick(phoneFormats),
         phone_2: random() < 0.3 ? pick(phoneFormats) : '',
         address_1: pick(STREETS),
@@ -58,7 +83,12 @@ function documents(random: () => number, accountId: string, count: number, start
 }
 
 /** Queries built from the leads' own words: prefixes of 1-5 letters, several terms, phrases, phone fragments, sorts and pages. */
-function queries(random: () => number, accountId: string, docs: readonly SearchDocument[], count: number): SearchIndexQuery[] {
+function queries(
+  random: () => number,
+  accountId: string,
+  docs: readonly SearchDocument[],
+  count: number,
+): SearchIndexQuery[] {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
   const texts: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -69,14 +99,28 @@ function queries(random: () => number, accountId: string, docs: readonly SearchD
     const prefix = (word: string) => word.slice(0, 1 + Math.floor(random() * 5));
     const shape = Math.floor(random() * 7);
     if (shape === 0) texts.push(w.map(prefix).join(' '));
-    else if (shape === 1) texts.push(`${prefix(pick(words(doc.fields.first_name)) ?? 'a')} ${prefix(pick(words(doc.fields.city)) ?? 'b')}`);
+    else if (shape === 1)
+      texts.push(`${prefix(pick(words(doc.fields.first_name)) ?? 'a')} ${prefix(pick(words(doc.fields.city)) ?? 'b')}`);
     else if (shape === 2) texts.push(`"${value}"`);
     else if (shape === 3) texts.push(`"${w.slice(-2).join(' ')}" ${prefix(doc.fields.state || 'x')}`);
     else if (shape === 4) texts.push(doc.fields.phone_1.replace(/\D/g, '').slice(0, 3 + Math.floor(random() * 7)));
     else if (shape === 5) texts.push(doc.lead_id.slice(0, 6 + Math.floor(random() * 18)).toUpperCase());
     else texts.push('');
   }
-  texts.push('zzz', '"smith john"', '"main st"', 'jo', 'j', 'sm', '555 123', '"jo smith"', 'sao', '"sao paulo"', 'núñez', 'nunez');
+  texts.push(
+    'zzz',
+    '"smith john"',
+    '"main st"',
+    'jo',
+    'j',
+    'sm',
+    '555 123',
+    '"jo smith"',
+    'sao',
+    '"sao paulo"',
+    'núñez',
+    'nunez',
+  );
   return texts.map((text) => {
     const parsed = parseSearchText(text);
     const sorted = random() < 0.4;
@@ -84,7 +128,9 @@ function queries(random: () => number, accountId: string, docs: readonly SearchD
       account_id: accountId,
       terms: parsed.terms,
       phrases: parsed.phrases,
-      ...(sorted ? { sort: { field: pick(SEARCH_SORT_FIELDS), dir: random() < 0.5 ? ('asc' as const) : ('desc' as const) } } : {}),
+      ...(sorted
+        ? { sort: { field: pick(SEARCH_SORT_FIELDS), dir: random() < 0.5 ? ('asc' as const) : ('desc' as const) } }
+        : {}),
       from: random() < 0.7 ? 0 : Math.floor(random() * 30),
       limit: 1 + Math.floor(random() * 40),
     };
@@ -117,7 +163,12 @@ describe.skipIf(!available)('postgres search index', () => {
     const mine = documents(random, account, 200, Date.UTC(2026, 1, 1));
     const theirs = documents(random, other, 40, Date.UTC(2026, 1, 2));
     // Some leads are indexed again with new fields: the newer document replaces the older and becomes the newest.
-    const again = mine.slice(0, 30).map((d, i) => ({ ...d, fields: { ...d.fields, city: CITIES[i % CITIES.length] as string, first_name: 'Renamed' } }));
+    const again = mine
+      .slice(0, 30)
+      .map((d, i) => ({
+        ...d,
+        fields: { ...d.fields, city: CITIES[i % CITIES.length] as string, first_name: 'Renamed' },
+      }));
     const memory = memoryStorage().search;
     const postgres = searchIndex(db.pool, db.schema);
     for (const doc of [...mine, ...theirs, ...again]) {
@@ -143,13 +194,26 @@ describe.skipIf(!available)('postgres search index', () => {
     const [doc] = documents(random, a as string, 1, Date.UTC(2026, 2, 1));
     const lead = doc as SearchDocument;
     await index.index({ ...lead, fields: { ...lead.fields, first_name: 'Ottoline' } });
-    await index.index({ ...lead, account_id: b as string, lead_id: newId(Date.UTC(2026, 2, 2)), fields: { ...lead.fields, first_name: 'Ottoline' } });
+    await index.index({
+      ...lead,
+      account_id: b as string,
+      lead_id: newId(Date.UTC(2026, 2, 2)),
+      fields: { ...lead.fields, first_name: 'Ottoline' },
+    });
     const q = { account_id: a as string, terms: ['otto'], phrases: [], from: 0, limit: 10 };
-    expect((await index.search(q))._unsafeUnwrap()).toMatchObject({ total: 1, documents: [{ lead_id: lead.lead_id, account_id: a }] });
+    expect((await index.search(q))._unsafeUnwrap()).toMatchObject({
+      total: 1,
+      documents: [{ lead_id: lead.lead_id, account_id: a }],
+    });
     await index.index({ ...lead, fields: { ...lead.fields, first_name: 'Bertha' } });
     expect((await index.search(q))._unsafeUnwrap()).toEqual({ total: 0, documents: [] });
-    expect((await index.search({ ...q, terms: ['bert'] }))._unsafeUnwrap().documents).toEqual([{ ...lead, fields: { ...lead.fields, first_name: 'Bertha' } }]);
-    expect((await index.search({ ...q, terms: ['bert'], from: 5 }))._unsafeUnwrap()).toEqual({ total: 1, documents: [] });
+    expect((await index.search({ ...q, terms: ['bert'] }))._unsafeUnwrap().documents).toEqual([
+      { ...lead, fields: { ...lead.fields, first_name: 'Bertha' } },
+    ]);
+    expect((await index.search({ ...q, terms: ['bert'], from: 5 }))._unsafeUnwrap()).toEqual({
+      total: 1,
+      documents: [],
+    });
     expect((await index.purgeExpired('2099-01-01T00:00:00.000Z'))._unsafeUnwrap()).toBe(2);
     expect((await index.search({ ...q, terms: [] }))._unsafeUnwrap()).toEqual({ total: 0, documents: [] });
   });
@@ -158,11 +222,33 @@ describe.skipIf(!available)('postgres search index', () => {
     await db.truncate();
     const index = searchIndex(db.pool, db.schema);
     const [doc] = documents(prng(9), newId(Date.UTC(2026, 0, 5)), 1, Date.UTC(2026, 2, 3));
-    const lead = { ...(doc as SearchDocument), fields: { ...(doc as SearchDocument).fields, first_name: 'Nul\u0000l \ud800', city: `${'x'.repeat(3000)} it's \\ "q"` } };
+    const lead = {
+      ...(doc as SearchDocument),
+      fields: {
+        ...(doc as SearchDocument).fields,
+        first_name: 'Nul\u0000l \ud800',
+        city: `${'x'.repeat(3000)} it's \\ "q"`,
+      },
+    };
     (await index.index(lead))._unsafeUnwrap();
-    const found = (await index.search({ account_id: lead.account_id, terms: ['nul', 'it', 's', 'xxxx'], phrases: [], from: 0, limit: 10 }))._unsafeUnwrap();
+    const found = (
+      await index.search({
+        account_id: lead.account_id,
+        terms: ['nul', 'it', 's', 'xxxx'],
+        phrases: [],
+        from: 0,
+        limit: 10,
+      })
+    )._unsafeUnwrap();
     expect(found.documents).toEqual([lead]);
-    const sorted = await index.search({ account_id: lead.account_id, terms: [], phrases: [], sort: { field: 'first_name', dir: 'asc' }, from: 0, limit: 1 });
+    const sorted = await index.search({
+      account_id: lead.account_id,
+      terms: [],
+      phrases: [],
+      sort: { field: 'first_name', dir: 'asc' },
+      from: 0,
+      limit: 1,
+    });
     expect(sorted._unsafeUnwrap().total).toBe(1);
   });
 });

@@ -47,7 +47,9 @@ export async function databaseAvailable(file: string): Promise<boolean> {
       });
     });
   } else {
-    console.log(`[leadroute] [postgres] skipping ${file}: ${where}. Start PostgreSQL with \`bash scripts/services.sh\` or set DATABASE_URL.`);
+    console.log(
+      `[leadroute] [postgres] skipping ${file}: ${where}. Start PostgreSQL with \`bash scripts/services.sh\` or set DATABASE_URL.`,
+    );
   }
   return false;
 }
@@ -80,7 +82,10 @@ export async function freshSchema(): Promise<TestSchema> {
     schema,
     async truncate() {
       tables ??= (
-        await pool.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> 'leadroute_migrations'", [schema])
+        await pool.query<{ tablename: string }>(
+          "SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> 'leadroute_migrations'",
+          [schema],
+        )
       ).rows.map((r) => qualified(schema, r.tablename));
       // DELETE rather than TRUNCATE: a test leaves a few rows, and TRUNCATE replaces every
       // table's and index's files, which costs far more on a busy machine.

@@ -7,7 +7,10 @@ import { s3FileStore, s3Storage } from './index';
 
 const KEY = { id: 'AKIALEADROUTEFILES', secret: 'files-secret' };
 const BUCKET = 'exports-test';
-const clientConfig = { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } as const;
+const clientConfig = {
+  requestChecksumCalculation: 'WHEN_REQUIRED',
+  responseChecksumValidation: 'WHEN_REQUIRED',
+} as const;
 const location: AwsLocation = { service: 'aws', accessKeyId: KEY.id, secretAccessKey: KEY.secret, bucket: BUCKET };
 
 let server: S3rverHandle;
@@ -23,7 +26,9 @@ afterAll(async () => {
   await server?.dispose();
 });
 
-runFileStoreSuite('s3 against s3rver', async () => ({ store: s3FileStore({ driver, location, prefix: 'leadroute/' }) }));
+runFileStoreSuite('s3 against s3rver', async () => ({
+  store: s3FileStore({ driver, location, prefix: 'leadroute/' }),
+}));
 
 describe('s3FileStore', () => {
   it('uploads under the prefix with the content type, and presigns a 10-second GET', async () => {
@@ -32,8 +37,16 @@ describe('s3FileStore', () => {
       yield 'id,name\n';
       yield '1,"a, b"\n';
     }
-    expect((await store.put('exports/acct/x.csv', body(), { contentType: 'text/csv; charset=utf-8' }))._unsafeUnwrap()).toEqual({ bytes: 17 });
-    const admin = new S3Client({ endpoint: server.endpoint, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId: KEY.id, secretAccessKey: KEY.secret }, ...clientConfig });
+    expect(
+      (await store.put('exports/acct/x.csv', body(), { contentType: 'text/csv; charset=utf-8' }))._unsafeUnwrap(),
+    ).toEqual({ bytes: 17 });
+    const admin = new S3Client({
+      endpoint: server.endpoint,
+      forcePathStyle: true,
+      region: 'us-east-1',
+      credentials: { accessKeyId: KEY.id, secretAccessKey: KEY.secret },
+      ...clientConfig,
+    });
     try {
       const object = await admin.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'leadroute/exports/acct/x.csv' }));
       expect(object.ContentType).toBe('text/csv; charset=utf-8');

@@ -28,7 +28,11 @@ export interface S3FileStoreOptions {
   readonly stagingDir?: string;
 }
 
-const failure = (message: string, cause?: unknown): FileStoreError => ({ type: 'StorageFailure', message: `[leadroute] [s3] ${message}`, cause });
+const failure = (message: string, cause?: unknown): FileStoreError => ({
+  type: 'StorageFailure',
+  message: `[leadroute] [s3] ${message}`,
+  cause,
+});
 const fromCloud = (e: CloudStorageError): FileStoreError => failure(e.message.replace(/^\[leadroute\] \[s3\] /, ''), e);
 
 /**
@@ -60,7 +64,12 @@ export function s3FileStore(options: S3FileStoreOptions): PresignedFileStore {
         }
       };
       return ResultAsync.fromPromise(stage(), (e) => failure(`Staging ${key} failed.`, e)).andThen((bytes) =>
-        options.driver.putObject(options.location, prefix + key, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { contentType }).mapErr(fromCloud).map(() => ({ bytes: bytes.byteLength })),
+        options.driver
+          .putObject(options.location, prefix + key, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+            contentType,
+          })
+          .mapErr(fromCloud)
+          .map(() => ({ bytes: bytes.byteLength })),
       );
     },
     presign(key, seconds) {
@@ -69,4 +78,3 @@ export function s3FileStore(options: S3FileStoreOptions): PresignedFileStore {
     remove: () => okAsync(undefined),
   };
 }
-

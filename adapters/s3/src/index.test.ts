@@ -21,7 +21,10 @@ let server: S3rverHandle;
 let driver: ReturnType<typeof s3Storage>;
 let admin: S3Client;
 const location: AwsLocation = { service: 'aws', accessKeyId: KEY.id, secretAccessKey: KEY.secret, bucket: BUCKET };
-const clientConfig = { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } as const;
+const clientConfig = {
+  requestChecksumCalculation: 'WHEN_REQUIRED',
+  responseChecksumValidation: 'WHEN_REQUIRED',
+} as const;
 
 beforeAll(async () => {
   server = await startS3rver({ buckets: [BUCKET], accessKeys: { [KEY.id]: KEY.secret } });
@@ -54,7 +57,9 @@ async function read(key: string): Promise<string> {
 describe('s3Storage against s3rver', () => {
   it('validates credentials and the bucket', async () => {
     expect((await driver.validate(location)).isOk()).toBe(true);
-    expect((await driver.validate({ ...location, bucket: 'no-such-bucket' }))._unsafeUnwrapErr().type).toBe('ContainerNotFound');
+    expect((await driver.validate({ ...location, bucket: 'no-such-bucket' }))._unsafeUnwrapErr().type).toBe(
+      'ContainerNotFound',
+    );
     // A HEAD answer has no body: S3 cannot say more than 403.
     const refused = (await driver.validate({ ...location, accessKeyId: 'AKIAUNKNOWN' }))._unsafeUnwrapErr();
     expect(refused.type).toBe('AccessDenied');
@@ -62,17 +67,23 @@ describe('s3Storage against s3rver', () => {
   });
 
   it('writes objects and wraps SDK exceptions with the original as cause', async () => {
-    expect((await driver.putObject(location, 'driver/a.txt', 'hello', { contentType: 'text/plain' }))._unsafeUnwrap()).toEqual({ written: true });
+    expect(
+      (await driver.putObject(location, 'driver/a.txt', 'hello', { contentType: 'text/plain' }))._unsafeUnwrap(),
+    ).toEqual({ written: true });
     expect(await read('driver/a.txt')).toBe('hello');
-    const batch = (await driver.putObjects(location, [
-      { key: 'driver/b.json', body: '{"b":1}', contentType: 'application/json' },
-      { key: 'driver/c.bin', body: new Uint8Array([1, 2, 3]) },
-    ]))._unsafeUnwrap();
+    const batch = (
+      await driver.putObjects(location, [
+        { key: 'driver/b.json', body: '{"b":1}', contentType: 'application/json' },
+        { key: 'driver/c.bin', body: new Uint8Array([1, 2, 3]) },
+      ])
+    )._unsafeUnwrap();
     expect(batch).toEqual([
       { key: 'driver/b.json', ok: true, written: true },
       { key: 'driver/c.bin', ok: true, written: true },
     ]);
-    const wrong = (await driver.putObject({ ...location, accessKeyId: 'AKIAUNKNOWN' }, 'driver/x', 'x'))._unsafeUnwrapErr();
+    const wrong = (
+      await driver.putObject({ ...location, accessKeyId: 'AKIAUNKNOWN' }, 'driver/x', 'x')
+    )._unsafeUnwrapErr();
     expect(wrong.type).toBe('InvalidCredentials');
     expect(wrong.message).toContain('InvalidAccessKeyId');
     expect((wrong.cause as Error).name).toBe('InvalidAccessKeyId');
@@ -95,7 +106,10 @@ describe('GET /firehose (aws) against s3rver', () => {
   const query = { service: 'aws', access_key_id: KEY.id, secret_access_key: KEY.secret, bucket: BUCKET };
 
   it('writes platform_verification_<timestamp>.txt at the bucket root', async () => {
-    expect((await validateFirehose(deps(), query))._unsafeUnwrap()).toEqual({ validated: true, verification_file: true });
+    expect((await validateFirehose(deps(), query))._unsafeUnwrap()).toEqual({
+      validated: true,
+      verification_file: true,
+    });
     const files = (await listKeys('platform_verification_')).filter((k) => !k.includes('/'));
     expect(files).toEqual(['platform_verification_20250704090807065.txt']);
     expect(files[0]).toMatch(/^platform_verification_\d{17}\.txt$/);
@@ -103,7 +117,11 @@ describe('GET /firehose (aws) against s3rver', () => {
   });
 
   it('writes under the prefix with the flow ID in the name', async () => {
-    const result = await validateFirehose(deps(), { ...query, prefix: 'leadroute/checks/', flow_id: '65f00000000000000000abcd' });
+    const result = await validateFirehose(deps(), {
+      ...query,
+      prefix: 'leadroute/checks/',
+      flow_id: '65f00000000000000000abcd',
+    });
     expect(result._unsafeUnwrap()).toEqual({ validated: true, verification_file: true });
     expect(await listKeys('leadroute/checks/')).toEqual([
       'leadroute/checks/platform_verification_65f00000000000000000abcd_20250704090807065.txt',
@@ -121,11 +139,18 @@ describe('GET /firehose (aws) against s3rver', () => {
     const wrong = (await validateFirehose(deps(), { ...query, access_key_id: 'AKIAWRONG' }))._unsafeUnwrap();
     expect(wrong).toMatchObject({ validated: false, verification_file: false });
     expect(wrong.reason).toContain('InvalidAccessKeyId');
-    const wrongNoFile = (await validateFirehose(deps(), { ...query, access_key_id: 'AKIAWRONG', verification_file: 'false' }))._unsafeUnwrap();
+    const wrongNoFile = (
+      await validateFirehose(deps(), { ...query, access_key_id: 'AKIAWRONG', verification_file: 'false' })
+    )._unsafeUnwrap();
     expect(wrongNoFile).toMatchObject({ validated: false, verification_file: false });
-    expect((await validateFirehose(deps(), { ...query, bucket: 'no-such-bucket' }))._unsafeUnwrapErr().type).toBe('NotFound');
+    expect((await validateFirehose(deps(), { ...query, bucket: 'no-such-bucket' }))._unsafeUnwrapErr().type).toBe(
+      'NotFound',
+    );
     const bad = (await validateFirehose(deps(), { service: 'aws', bucket: BUCKET }))._unsafeUnwrapErr();
-    expect(bad).toMatchObject({ type: 'BadRequest', issues: [{ path: '/access_key_id' }, { path: '/secret_access_key' }] });
+    expect(bad).toMatchObject({
+      type: 'BadRequest',
+      issues: [{ path: '/access_key_id' }, { path: '/secret_access_key' }],
+    });
   });
 });
 
@@ -143,7 +168,8 @@ describe('firehose delivery to s3rver', () => {
       cloudStorage: { aws: wrapped },
       spool,
       clock: { now: () => now },
-      resolveCredential: (id) => (credentials[id] ? okAsync(credentials[id]) : errAsync(errors.notFound('credential', id))),
+      resolveCredential: (id) =>
+        credentials[id] ? okAsync(credentials[id]) : errAsync(errors.notFound('credential', id)),
     });
     // The legacy flat form: read as services.aws.
     const firehose = { enabled: true, credential_id: 'cred1', bucket: BUCKET, prefix: 'stream' };
@@ -155,7 +181,8 @@ describe('firehose delivery to s3rver', () => {
       vars: { n },
     }));
 
-    for (const e of events.slice(0, 4)) expect((await delivery.deliver(firehose, e))._unsafeUnwrap()[0]?.status).toBe('delivered');
+    for (const e of events.slice(0, 4))
+      expect((await delivery.deliver(firehose, e))._unsafeUnwrap()[0]?.status).toBe('delivered');
 
     await server.stop();
     for (const e of events.slice(4)) {

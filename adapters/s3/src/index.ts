@@ -211,7 +211,12 @@ export function s3Storage(options: S3StorageOptions = {}): S3Storage {
     return client;
   };
 
-  const put = (location: AwsLocation, key: string, body: CloudObjectBody, opts: PutOptions = {}): ResultAsync<PutOutcome, CloudStorageError> => {
+  const put = (
+    location: AwsLocation,
+    key: string,
+    body: CloudObjectBody,
+    opts: PutOptions = {},
+  ): ResultAsync<PutOutcome, CloudStorageError> => {
     const invalid = checkLocation(location, key);
     if (invalid) return errAsync(invalid);
     const command = new PutObjectCommand({
@@ -222,13 +227,15 @@ export function s3Storage(options: S3StorageOptions = {}): S3Storage {
       ...(opts.ifAbsent ? { IfNoneMatch: '*' } : {}),
     });
     return ResultAsync.fromPromise(
-      clientFor(location).send(command).then(
-        (): PutOutcome => ({ written: true }),
-        (e: unknown): PutOutcome => {
-          if (opts.ifAbsent && isPreconditionFailed(e)) return { written: false };
-          throw e;
-        },
-      ),
+      clientFor(location)
+        .send(command)
+        .then(
+          (): PutOutcome => ({ written: true }),
+          (e: unknown): PutOutcome => {
+            if (opts.ifAbsent && isPreconditionFailed(e)) return { written: false };
+            throw e;
+          },
+        ),
       (e) => s3Error(e, `PutObject s3://${location.bucket}/${key}`),
     );
   };

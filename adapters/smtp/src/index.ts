@@ -118,7 +118,8 @@ export function smtpNotifier(options: SmtpNotifierOptions): SmtpNotifier {
         ? options.transportOptions
         : { ...TIMEOUT_DEFAULTS, ...options.transportOptions },
     );
-  const from = typeof options.from === 'string' ? options.from : { name: options.from.name, address: options.from.address };
+  const from =
+    typeof options.from === 'string' ? options.from : { name: options.from.name, address: options.from.address };
 
   return {
     send(message: EmailMessage): ResultAsync<void, NotifyError> {

@@ -81,7 +81,9 @@ function decodeQuotedPrintable(text: string): string {
   const chunks = text
     .replace(/=\r\n/g, '')
     .split(/(=[0-9A-F]{2})/i)
-    .map((chunk) => (/^=[0-9A-F]{2}$/i.test(chunk) ? Buffer.from([parseInt(chunk.slice(1), 16)]) : Buffer.from(chunk, 'utf8')));
+    .map((chunk) =>
+      /^=[0-9A-F]{2}$/i.test(chunk) ? Buffer.from([parseInt(chunk.slice(1), 16)]) : Buffer.from(chunk, 'utf8'),
+    );
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -202,7 +204,9 @@ describe('smtpNotifier against a local SMTP server', () => {
     expect(result.isErr()).toBe(true);
     const error = result._unsafeUnwrapErr();
     expect(error.type).toBe('UpstreamFailure');
-    expect(error.message).toMatch(/^\[leadroute\] \[smtp\] Sending "\[Acme\] Export ready: leads_2025-03-01\.csv" failed: /);
+    expect(error.message).toMatch(
+      /^\[leadroute\] \[smtp\] Sending "\[Acme\] Export ready: leads_2025-03-01\.csv" failed: /,
+    );
     expect(error.message).toContain('EENVELOPE');
     expect(error.cause).toBeInstanceOf(Error);
     expect(received).toHaveLength(0);
@@ -282,6 +286,8 @@ describe('smtpNotifier failures', () => {
     expect(() => smtpNotifier({ from: '', transportOptions: 'smtp://localhost' })).toThrow(
       '[leadroute] [smtp] Missing required option from.',
     );
-    expect(() => smtpNotifier({ from: 'a@b.example' } as never)).toThrow('Missing required option transport or transportOptions');
+    expect(() => smtpNotifier({ from: 'a@b.example' } as never)).toThrow(
+      'Missing required option transport or transportOptions',
+    );
   });
 });

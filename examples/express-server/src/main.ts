@@ -42,26 +42,50 @@ const service = createLeadService({
   exports: { baseUrl: url },
 });
 // A database seeded by an earlier start already knows the demo key: keep its data rather than seed again.
-const reused = pool && process.env.LEADROUTE_API_KEY ? (await service.accounts.authenticate(process.env.LEADROUTE_API_KEY)).isOk() : false;
+const reused =
+  pool && process.env.LEADROUTE_API_KEY
+    ? (await service.accounts.authenticate(process.env.LEADROUTE_API_KEY)).isOk()
+    : false;
 const keys = reused
-  ? (Object.fromEntries(CALLERS.map((c) => [c.role, process.env[c.env] ?? '(printed at the first start)'])) as Awaited<ReturnType<typeof seed>>)
+  ? (Object.fromEntries(CALLERS.map((c) => [c.role, process.env[c.env] ?? '(printed at the first start)'])) as Awaited<
+      ReturnType<typeof seed>
+    >)
   : await seed(service, process.env);
 
 // What the demo buyer received, as a buyer's own server would see it: each lead with the delivery
 // event ID it sends feedback with (#19.1). The demo's stand-in for a real buyer; no lead data beyond the demo's.
-app.get('/demo-buyer/received', (_req, res) => void res.json(demoBuyer.received.slice(-20).map((d) => ({ event_id: d.event_id, lead: d.lead }))));
+app.get(
+  '/demo-buyer/received',
+  (_req, res) => void res.json(demoBuyer.received.slice(-20).map((d) => ({ event_id: d.event_id, lead: d.lead }))),
+);
 // The certificate service has its own base address; mount it before the API router at '/'.
 app.use('/certificates', expressCertificateRouter(service));
 app.use('/', expressRouter(service));
 // The router passes paths it does not own on to the app's next middleware: here, a problem document like the API's own.
-app.use((req, res) => void res.status(404).type('application/problem+json').send(JSON.stringify(problemOf(errors.notFound(`No endpoint ${req.path}`)))));
+app.use(
+  (req, res) =>
+    void res
+      .status(404)
+      .type('application/problem+json')
+      .send(JSON.stringify(problemOf(errors.notFound(`No endpoint ${req.path}`)))),
+);
 // Creating the service starts nothing: start() runs the export worker, alert passes, purges and firehose retries.
 service.start();
 
-console.log(`Leadroute example (${pool ? 'PostgreSQL' : 'in-memory'} storage${reused ? ', data from an earlier start' : ''}) listening on ${url}`);
-for (const c of CALLERS) console.log(`  ${c.env.padEnd(24)} ${keys[c.role]}   (${c.role}${process.env[c.env] || reused ? '' : ', random'})`);
+console.log(
+  `Leadroute example (${pool ? 'PostgreSQL' : 'in-memory'} storage${reused ? ', data from an earlier start' : ''}) listening on ${url}`,
+);
+for (const c of CALLERS)
+  console.log(`  ${c.env.padEnd(24)} ${keys[c.role]}   (${c.role}${process.env[c.env] || reused ? '' : ', random'})`);
 console.log(`Try:\n  curl -u API:${keys.demo} ${url}/entities`);
 
-const stop = () => server.close(() => void service.close().then(() => pool?.end()).finally(() => process.exit(0)));
+const stop = () =>
+  server.close(
+    () =>
+      void service
+        .close()
+        .then(() => pool?.end())
+        .finally(() => process.exit(0)),
+  );
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

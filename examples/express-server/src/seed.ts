@@ -36,15 +36,35 @@ export async function seed(service: LeadService, env: NodeJS.ProcessEnv): Promis
     recipient: 'buyer',
     website: 'https://acme.example.com',
   });
-  const vendor = await service.entities.create(demo, { name: 'Lead Vendor LLC', module_ids: [], source: 'seller', recipient: null });
-  if (buyer.isOk()) await service.aliases.create(demo, { entity_id: buyer.value.id, entity_alias: 'Acme (primary buyer)' });
-  const demoBuyer = await service.entities.create(demo, { name: 'Demo Buyer', description: 'Accepts every lead (the demo module)', module_ids: [DEMO_MODULE], source: null, recipient: 'buyer' });
+  const vendor = await service.entities.create(demo, {
+    name: 'Lead Vendor LLC',
+    module_ids: [],
+    source: 'seller',
+    recipient: null,
+  });
+  if (buyer.isOk())
+    await service.aliases.create(demo, { entity_id: buyer.value.id, entity_alias: 'Acme (primary buyer)' });
+  const demoBuyer = await service.entities.create(demo, {
+    name: 'Demo Buyer',
+    description: 'Accepts every lead (the demo module)',
+    module_ids: [DEMO_MODULE],
+    source: null,
+    recipient: 'buyer',
+  });
   if (vendor.isOk() && demoBuyer.isOk()) {
     const flow = await service.flows.create(demo, {
       name: 'Demo flow',
       acceptance_criteria: { op: 'and', rules: [{ lhv: 'lead.email', op: 'format is valid' }] },
       sources: [{ entity_id: vendor.value.id, pricing: { prices: [{ amount: 3 }] }, feedback: { enabled: true } }],
-      steps: [{ type: 'recipient', entity_id: demoBuyer.value.id, module_id: DEMO_MODULE, pricing: { override: false, prices: [{ amount: 12 }] }, feedback: { enabled: true } }],
+      steps: [
+        {
+          type: 'recipient',
+          entity_id: demoBuyer.value.id,
+          module_id: DEMO_MODULE,
+          pricing: { override: false, prices: [{ amount: 12 }] },
+          feedback: { enabled: true },
+        },
+      ],
     });
     if (flow.isErr()) throw new Error(`[leadroute] cannot seed the demo flow: ${flow.error.message}`);
   }

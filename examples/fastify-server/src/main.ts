@@ -9,7 +9,9 @@ import Fastify from 'fastify';
 const app = Fastify({ logger: false });
 const service = createLeadService({ storage: memoryStorage(), fileStore: memoryFileStore() });
 const apiKey = process.env.LEADROUTE_API_KEY || randomBytes(18).toString('base64url');
-(await service.accounts.create({ name: 'Fastify demo', time_zone: 'America/New_York', api_key: apiKey }))._unsafeUnwrap();
+(
+  await service.accounts.create({ name: 'Fastify demo', time_zone: 'America/New_York', api_key: apiKey })
+)._unsafeUnwrap();
 
 await app.register(leadroute, { service, prefix: '/api' });
 await app.register(leadroute, { service, serve: 'certificates', prefix: '/certificates' });
@@ -22,6 +24,10 @@ const address = await app.listen({ port: Number(process.env.PORT ?? 3001), host:
 console.log(`Leadroute on Fastify listening on ${address}`);
 console.log(`Try:\n  curl -u API:${apiKey} ${address}/api/entities`);
 
-const stop = () => void app.close().then(() => service.close()).then(() => process.exit(0));
+const stop = () =>
+  void app
+    .close()
+    .then(() => service.close())
+    .then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -64,7 +64,8 @@ export interface IntakeCallOptions {
   readonly postingSecret?: string;
 }
 
-const intakePath = (flowId: string, sourceId: string, kind: 'submit' | 'ping'): string => `/flows/${segment(flowId)}/sources/${segment(sourceId)}/${kind}`;
+const intakePath = (flowId: string, sourceId: string, kind: 'submit' | 'ping'): string =>
+  `/flows/${segment(flowId)}/sources/${segment(sourceId)}/${kind}`;
 
 const intakeHeaders = (intake: IntakeCallOptions): Record<string, string> =>
   intake.postingSecret === undefined ? {} : { 'x-posting-secret': intake.postingSecret };
@@ -87,7 +88,9 @@ function base64(text: string): string {
 export function createClient(options: ClientOptions) {
   const doFetch = options.fetch ?? globalThis.fetch;
   const base = options.baseUrl.replace(/\/+$/, '');
-  const auth: Record<string, string> = options.apiKey ? { authorization: `Basic ${base64(`API:${options.apiKey}`)}` } : {};
+  const auth: Record<string, string> = options.apiKey
+    ? { authorization: `Basic ${base64(`API:${options.apiKey}`)}` }
+    : {};
 
   /** Sends any request; the building block of every method, and a way to reach routes the client does not wrap. */
   const send = (req: ClientRequest): ResultAsync<{ res: Response; text: string }, ClientError> => {
@@ -100,13 +103,19 @@ export function createClient(options: ClientOptions) {
         ...(req.body === undefined ? {} : { body: JSON.stringify(req.body) }),
         signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
       }).then(async (res) => ({ res, text: await res.text() })),
-      (cause): ClientError => ({ type: 'network', message: cause instanceof Error ? cause.message : String(cause), cause }),
+      (cause): ClientError => ({
+        type: 'network',
+        message: cause instanceof Error ? cause.message : String(cause),
+        cause,
+      }),
     );
     return sent;
   };
 
   const failure = (res: Response, text: string, parsed: unknown): ClientError => {
-    const problem = res.headers.get('content-type')?.startsWith('application/problem+json') ? (parsed as Problem) : undefined;
+    const problem = res.headers.get('content-type')?.startsWith('application/problem+json')
+      ? (parsed as Problem)
+      : undefined;
     return { type: 'http', status: res.status, body: text, ...(problem ? { problem } : {}) };
   };
 
@@ -142,26 +151,40 @@ export function createClient(options: ClientOptions) {
       list: () => request<Entity[]>({ method: 'GET', path: '/entities' }),
       get: (id: string) => request<Entity>({ method: 'GET', path: `/entities/${segment(id)}` }),
       create: (body: Partial<Entity>) => request<Entity>({ method: 'POST', path: '/entities', body }),
-      update: (id: string, body: Partial<Entity>) => request<Entity>({ method: 'PUT', path: `/entities/${segment(id)}`, body }),
+      update: (id: string, body: Partial<Entity>) =>
+        request<Entity>({ method: 'PUT', path: `/entities/${segment(id)}`, body }),
     },
     aliases: {
       list: () => request<EntityAlias[]>({ method: 'GET', path: '/entity-aliases' }),
       get: (id: string) => request<EntityAlias>({ method: 'GET', path: `/entity-aliases/${segment(id)}` }),
-      create: (body: { entity_id: string; entity_alias: string }) => request<EntityAlias>({ method: 'POST', path: '/entity-aliases', body }),
-      update: (id: string, body: Partial<{ entity_id: string; entity_alias: string }>) => request<EntityAlias>({ method: 'PUT', path: `/entity-aliases/${segment(id)}`, body }),
+      create: (body: { entity_id: string; entity_alias: string }) =>
+        request<EntityAlias>({ method: 'POST', path: '/entity-aliases', body }),
+      update: (id: string, body: Partial<{ entity_id: string; entity_alias: string }>) =>
+        request<EntityAlias>({ method: 'PUT', path: `/entity-aliases/${segment(id)}`, body }),
       remove: (id: string) => request<EntityAlias>({ method: 'DELETE', path: `/entity-aliases/${segment(id)}` }),
     },
     flows: {
       list: () => request<Flow[]>({ method: 'GET', path: '/flows' }),
       get: (id: string) => request<Flow>({ method: 'GET', path: `/flows/${segment(id)}` }),
       create: (body: Record<string, unknown>) => request<Flow>({ method: 'POST', path: '/flows', body }),
-      update: (id: string, body: Record<string, unknown>) => request<Flow>({ method: 'PUT', path: `/flows/${segment(id)}`, body }),
+      update: (id: string, body: Record<string, unknown>) =>
+        request<Flow>({ method: 'PUT', path: `/flows/${segment(id)}`, body }),
     },
     leads: {
       submit: (flowId: string, sourceId: string, lead: Record<string, unknown>, intake: IntakeCallOptions = {}) =>
-        request<IntakeResult>({ method: 'POST', path: intakePath(flowId, sourceId, 'submit'), body: lead, headers: intakeHeaders(intake) }),
+        request<IntakeResult>({
+          method: 'POST',
+          path: intakePath(flowId, sourceId, 'submit'),
+          body: lead,
+          headers: intakeHeaders(intake),
+        }),
       ping: (flowId: string, sourceId: string, lead: Record<string, unknown>, intake: IntakeCallOptions = {}) =>
-        request<IntakeResult>({ method: 'POST', path: intakePath(flowId, sourceId, 'ping'), body: lead, headers: intakeHeaders(intake) }),
+        request<IntakeResult>({
+          method: 'POST',
+          path: intakePath(flowId, sourceId, 'ping'),
+          body: lead,
+          headers: intakeHeaders(intake),
+        }),
     },
     events: {
       list: (query: Query = {}) => request<EventRecord[]>({ method: 'GET', path: '/events', query }),
@@ -170,7 +193,8 @@ export function createClient(options: ClientOptions) {
       /** Statistics rows (JSON). */
       stats: (query: Query = {}) => request<StatsRow[]>({ method: 'GET', path: '/events/stats', query }),
       /** Statistics as CSV with a header row. */
-      statsCsv: (query: Query = {}) => requestText({ method: 'GET', path: '/events/stats', query, headers: { accept: 'text/csv' } }),
+      statsCsv: (query: Query = {}) =>
+        requestText({ method: 'GET', path: '/events/stats', query, headers: { accept: 'text/csv' } }),
     },
     /** Recipients' feedback: no API key; the delivery event ID authorizes it. A 201 means processed: check `outcome`. */
     feedback: {
@@ -180,9 +204,16 @@ export function createClient(options: ClientOptions) {
         request<FeedbackResult>({ method: 'POST', path: `/feedback/${segment(recipientName)}`, body }),
     },
     exports: {
-      list: (query: { before_id?: string; after_id?: string; limit?: number } = {}) => request<Export[]>({ method: 'GET', path: '/exports', query }),
-      create: (body: { start?: string; end?: string; fields?: string[]; filter_rules?: { lhv: string; op: string; rhv?: string }[]; email_to?: string[]; standard_dates?: boolean }) =>
-        request<Export>({ method: 'POST', path: '/exports', body }),
+      list: (query: { before_id?: string; after_id?: string; limit?: number } = {}) =>
+        request<Export[]>({ method: 'GET', path: '/exports', query }),
+      create: (body: {
+        start?: string;
+        end?: string;
+        fields?: string[];
+        filter_rules?: { lhv: string; op: string; rhv?: string }[];
+        email_to?: string[];
+        standard_dates?: boolean;
+      }) => request<Export>({ method: 'POST', path: '/exports', body }),
       get: (id: string) => request<Export>({ method: 'GET', path: `/exports/${segment(id)}` }),
       /** A download link valid for 10 seconds: call it just before downloading. */
       fileLink: (id: string) => request<ExportFileLink>({ method: 'GET', path: `/exports/${segment(id)}/file` }),

@@ -26,7 +26,12 @@ export type LeadrouteError =
   | { readonly type: 'TooManyRequests'; readonly message: string; readonly retryAfter: number }
   | { readonly type: 'StorageFailure'; readonly message: string; readonly cause?: unknown }
   /** The store cannot be reached (connection refused or lost, shutting down, timed out): worth retrying after `retryAfter` seconds. */
-  | { readonly type: 'StorageUnavailable'; readonly message: string; readonly retryAfter: number; readonly cause?: unknown }
+  | {
+      readonly type: 'StorageUnavailable';
+      readonly message: string;
+      readonly retryAfter: number;
+      readonly cause?: unknown;
+    }
   | { readonly type: 'UpstreamFailure'; readonly message: string; readonly cause?: unknown }
   /** The client went away before its answer: read-only work stops, nobody is answered. */
   | { readonly type: 'Aborted'; readonly message: string; readonly cause?: unknown };
@@ -51,16 +56,24 @@ export const errors = {
   notAcceptable: (message: string): LeadrouteError => ({ type: 'NotAcceptable', message }),
   /** `currentVersion`: the resource's version now, for a stale write of a versioned resource (a flow). */
   conflict: (message: string, currentVersion?: number): LeadrouteError =>
-    currentVersion === undefined ? { type: 'Conflict', message } : { type: 'Conflict', message, current_version: currentVersion },
+    currentVersion === undefined
+      ? { type: 'Conflict', message }
+      : { type: 'Conflict', message, current_version: currentVersion },
   /** An `If-Match` that names none of the resource's current version. */
-  preconditionFailed: (message: string, currentVersion: number): LeadrouteError => ({ type: 'PreconditionFailed', message, current_version: currentVersion }),
+  preconditionFailed: (message: string, currentVersion: number): LeadrouteError => ({
+    type: 'PreconditionFailed',
+    message,
+    current_version: currentVersion,
+  }),
   payloadTooLarge: (limit: number): LeadrouteError => ({
     type: 'PayloadTooLarge',
     message: `Request body is larger than ${limit} bytes.`,
     limit,
   }),
   unsupportedMediaType: (message: string, charset?: string): LeadrouteError =>
-    charset === undefined ? { type: 'UnsupportedMediaType', message } : { type: 'UnsupportedMediaType', message, charset },
+    charset === undefined
+      ? { type: 'UnsupportedMediaType', message }
+      : { type: 'UnsupportedMediaType', message, charset },
   validation: (issues: readonly Issue[], message = 'The request is not valid.'): LeadrouteError => ({
     type: 'Validation',
     message,
@@ -73,7 +86,16 @@ export const errors = {
   }),
   storageFailure: (message: string, cause?: unknown): LeadrouteError => ({ type: 'StorageFailure', message, cause }),
   /** @param retryAfter seconds a client should wait before retrying (the `Retry-After` header). */
-  storageUnavailable: (message: string, cause?: unknown, retryAfter = 2): LeadrouteError => ({ type: 'StorageUnavailable', message, retryAfter, cause }),
+  storageUnavailable: (message: string, cause?: unknown, retryAfter = 2): LeadrouteError => ({
+    type: 'StorageUnavailable',
+    message,
+    retryAfter,
+    cause,
+  }),
   upstreamFailure: (message: string, cause?: unknown): LeadrouteError => ({ type: 'UpstreamFailure', message, cause }),
-  aborted: (message = 'The client closed the connection.', cause?: unknown): LeadrouteError => ({ type: 'Aborted', message, cause }),
+  aborted: (message = 'The client closed the connection.', cause?: unknown): LeadrouteError => ({
+    type: 'Aborted',
+    message,
+    cause,
+  }),
 } as const;

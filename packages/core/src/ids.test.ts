@@ -31,7 +31,8 @@ describe('newId', () => {
     expect(Math.min(...apart)).toBeGreaterThanOrEqual(8);
     expect(apart.reduce((a, b) => a + b, 0) / apart.length).toBeGreaterThan(28);
     // No fixed part: every one of the 16 positions takes many values across the IDs.
-    for (let position = 0; position < 16; position += 1) expect(new Set(tails.map((t) => t[position])).size).toBeGreaterThan(12);
+    for (let position = 0; position < 16; position += 1)
+      expect(new Set(tails.map((t) => t[position])).size).toBeGreaterThan(12);
     // Not a counter: the difference between neighbours is not one small step.
     const steps = ids.slice(1).map((id, i) => BigInt(`0x${id.slice(8)}`) - BigInt(`0x${(ids[i] as string).slice(8)}`));
     expect(steps.filter((d) => d > 0n && d < 1_000_000n)).toHaveLength(0);
@@ -42,7 +43,11 @@ describe('idSequence', () => {
   it("#18.1 a lead's IDs sort in the order they were drawn, within one second and across seconds", () => {
     for (let lead = 0; lead < 500; lead += 1) {
       const sequence = idSequence();
-      const ids = [...Array.from({ length: 8 }, () => sequence.next(NOW)), sequence.next(NOW + 1000), sequence.next(NOW + 1000)];
+      const ids = [
+        ...Array.from({ length: 8 }, () => sequence.next(NOW)),
+        sequence.next(NOW + 1000),
+        sequence.next(NOW + 1000),
+      ];
       expect([...ids].sort()).toEqual(ids);
       expect(ids.every((id) => isId(id))).toBe(true);
     }
@@ -51,7 +56,8 @@ describe('idSequence', () => {
   it('#18.1 two sequences share nothing guessable: their first IDs are drawn over all 64 bits', () => {
     const firsts = Array.from({ length: 2000 }, () => idSequence().next(NOW).slice(8));
     expect(new Set(firsts).size).toBe(firsts.length);
-    for (let position = 0; position < 16; position += 1) expect(new Set(firsts.map((t) => t[position])).size).toBeGreaterThan(12);
+    for (let position = 0; position < 16; position += 1)
+      expect(new Set(firsts.map((t) => t[position])).size).toBeGreaterThan(12);
   });
 
   it('#18.1 a long run in one second starts over instead of running out of random bits', () => {

@@ -47,7 +47,11 @@ const pool = (() => {
   };
 })();
 
-const secondsPrefix = (nowMs: number): string => Math.floor(nowMs / 1000).toString(16).padStart(8, '0').slice(-8);
+const secondsPrefix = (nowMs: number): string =>
+  Math.floor(nowMs / 1000)
+    .toString(16)
+    .padStart(8, '0')
+    .slice(-8);
 
 const RANDOM_LIMIT = 1n << 64n;
 /** Room below which a sequence starts over unordered rather than hand out IDs with few random bits. */

@@ -1,8 +1,23 @@
-export { type AccountChanges, type AccountsApi, type ApiKeyInfo, hashApiKey, type IssuedKey, keyIdOf, type NewAccount } from './accounts/service';
+export {
+  type AccountChanges,
+  type AccountsApi,
+  type ApiKeyInfo,
+  hashApiKey,
+  type IssuedKey,
+  keyIdOf,
+  type NewAccount,
+} from './accounts/service';
 export * from './alerts';
 export * from './certificates';
 export type { Principal } from './context';
-export { createOperatorsApi, isOperator, type OperatorPrincipal, type OperatorsApi, type OperatorStaff, type OperatorStaffConfig } from './operators';
+export {
+  createOperatorsApi,
+  isOperator,
+  type OperatorPrincipal,
+  type OperatorsApi,
+  type OperatorStaff,
+  type OperatorStaffConfig,
+} from './operators';
 export { type AliasesApi } from './entities/aliases';
 export { type EntitiesApi, toEntity } from './entities/service';
 export { STANDARD_ENTITIES, standardEntity } from './entities/standard';

@@ -49,7 +49,12 @@ export interface StoppableJob {
  * Runs `pass` now and then `intervalMs` after each pass ends, so passes never overlap;
  * a pass that throws is logged and the loop goes on.
  */
-export function startPeriodic(name: string, intervalMs: number, logger: Logger, pass: () => Promise<void>): StoppableJob {
+export function startPeriodic(
+  name: string,
+  intervalMs: number,
+  logger: Logger,
+  pass: () => Promise<void>,
+): StoppableJob {
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let current: Promise<void> = Promise.resolve();
@@ -77,7 +82,10 @@ export function startRetention(
   deps: {
     clock: Clock;
     logger: Logger;
-    purgeExpired: () => ResultAsync<{ events: number; leads: number; searchEntries: number }, { readonly message: string }>;
+    purgeExpired: () => ResultAsync<
+      { events: number; leads: number; searchEntries: number },
+      { readonly message: string }
+    >;
   },
   options: RetentionJobOptions,
 ): StoppableJob {
@@ -85,7 +93,8 @@ export function startRetention(
   return startPeriodic('retention', options.intervalMs ?? 3_600_000, logger, async () => {
     const purged = await deps.purgeExpired();
     if (purged.isErr()) logger.error({ err: purged.error.message }, 'retention purge failed');
-    else if (purged.value.events + purged.value.leads + purged.value.searchEntries > 0) logger.info(purged.value, 'retention purge');
+    else if (purged.value.events + purged.value.leads + purged.value.searchEntries > 0)
+      logger.info(purged.value, 'retention purge');
     for (const task of options.also ?? []) {
       const done = await task.run(isoTime(clock.now()));
       if (done.isErr()) logger.error({ err: done.error.message, task: task.name }, 'retention purge failed');

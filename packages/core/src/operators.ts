@@ -32,11 +32,17 @@ export interface OperatorsApi {
 }
 
 export function createOperatorsApi(staff: readonly OperatorStaffConfig[] = []): OperatorsApi {
-  const known = staff.map((s) => ({ digest: Buffer.from(s.api_key_sha256, 'hex'), staff: { id: s.id, name: s.name, ...(s.email ? { email: s.email } : {}) } }));
-  for (const s of known) if (s.digest.length !== 32) throw new Error(`[leadroute] operator staff ${s.staff.id}: api_key_sha256 must be 64 hex digits.`);
+  const known = staff.map((s) => ({
+    digest: Buffer.from(s.api_key_sha256, 'hex'),
+    staff: { id: s.id, name: s.name, ...(s.email ? { email: s.email } : {}) },
+  }));
+  for (const s of known)
+    if (s.digest.length !== 32)
+      throw new Error(`[leadroute] operator staff ${s.staff.id}: api_key_sha256 must be 64 hex digits.`);
   return {
     authenticate(apiKey) {
-      if (typeof apiKey !== 'string' || apiKey.length === 0 || apiKey.length > 512 || known.length === 0) return errAsync(errors.unauthorized());
+      if (typeof apiKey !== 'string' || apiKey.length === 0 || apiKey.length > 512 || known.length === 0)
+        return errAsync(errors.unauthorized());
       // Hashed as account keys are, so one hashApiKey serves both when a host configures staff.
       const digest = Buffer.from(hashApiKey(apiKey), 'hex');
       // Every configured digest is compared, in constant time, so timing tells nothing of which matched.
@@ -48,4 +54,5 @@ export function createOperatorsApi(staff: readonly OperatorStaffConfig[] = []): 
 }
 
 /** Whether a principal is operator staff rather than an account's caller. */
-export const isOperator = (principal: object): principal is OperatorPrincipal => (principal as { kind?: unknown }).kind === 'operator';
+export const isOperator = (principal: object): principal is OperatorPrincipal =>
+  (principal as { kind?: unknown }).kind === 'operator';

@@ -146,7 +146,19 @@ const REQUIRED_STORES: Record<Exclude<keyof Storage, 'leadWrites'>, readonly str
   exports: ['insert', 'get', 'list', 'update', 'addDownload'],
   jobs: ['enqueue', 'claim', 'extend', 'complete', 'fail', 'get'],
   idempotency: ['claim', 'complete', 'release', 'purgeExpired'],
-  alerts: ['put', 'get', 'listActive', 'accountsWithActive', 'addActivity', 'activity', 'getSettings', 'setSettings', 'markSourceSeen', 'tryLease', 'releaseLease'],
+  alerts: [
+    'put',
+    'get',
+    'listActive',
+    'accountsWithActive',
+    'addActivity',
+    'activity',
+    'getSettings',
+    'setSettings',
+    'markSourceSeen',
+    'tryLease',
+    'releaseLease',
+  ],
 };
 
 /** The storage methods an adapter lacks, as `store.method` names; empty when it is complete. */
@@ -173,14 +185,31 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
   const entities = createEntitiesApi({ storage, clock });
-  const certificates = createCertificatesApi({ storage, clock, ...(options.certificates ? { options: options.certificates } : {}) });
+  const certificates = createCertificatesApi({
+    storage,
+    clock,
+    ...(options.certificates ? { options: options.certificates } : {}),
+  });
   const integrations = createIntegrationRegistry(options.integrations, { certificates });
   // Rollup rows and search documents are written with their events (one unit per lead); observers follow once they are stored.
   const recorder = createEventRecorder({ storage, logger, clock });
-  const firehose = createFirehoseApi({ storage, clock, logger, cloudStorage: options.cloudStorage ?? {}, ...(options.firehose ? { options: options.firehose } : {}) });
+  const firehose = createFirehoseApi({
+    storage,
+    clock,
+    logger,
+    cloudStorage: options.cloudStorage ?? {},
+    ...(options.firehose ? { options: options.firehose } : {}),
+  });
   observeFirehose(recorder, firehose);
   const notifier = options.notifier ?? loggingNotifier(logger);
-  const exports = createExportsApi({ storage, clock, logger, notifier, fileStore: options.fileStore, options: options.exports ?? {} });
+  const exports = createExportsApi({
+    storage,
+    clock,
+    logger,
+    notifier,
+    fileStore: options.fileStore,
+    options: options.exports ?? {},
+  });
   // An account's aliases by entity, read at most every ALIAS_TTL_MS per account (and at once after this
   // process changes one): the name that account sees for an entity in its events, search hits and alerts (#19.12).
   const aliasCache = new Map<string, { readonly at: number; readonly names: Promise<Map<string, string>> }>();
@@ -188,9 +217,10 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
   const aliasNames = (accountId: string): Promise<Map<string, string>> => {
     const cached = aliasCache.get(accountId);
     if (cached && clock.now() - cached.at < ALIAS_TTL_MS) return cached.names;
-    const names = storage.aliases
-      .listByAccount(accountId)
-      .match((aliases) => new Map(aliases.map((a) => [a.entity_id, a.entity_alias])), () => new Map<string, string>());
+    const names = storage.aliases.listByAccount(accountId).match(
+      (aliases) => new Map(aliases.map((a) => [a.entity_id, a.entity_alias])),
+      () => new Map<string, string>(),
+    );
     if (aliasCache.size > 10_000) aliasCache.clear();
     aliasCache.set(accountId, { at: clock.now(), names });
     return names;
@@ -215,8 +245,12 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       exports.worker.start();
       jobs.push({ name: 'exports', stop: () => exports.worker.stop() });
     }
-    if (startOptions.alerts !== false) jobs.push(alertJob(alerts.runner({ intervalMs: startOptions.alerts?.intervalMs ?? 60_000 })));
-    if (startOptions.retention !== false) jobs.push(startRetention({ clock, logger, purgeExpired: () => events.purgeExpired() }, startOptions.retention ?? {}));
+    if (startOptions.alerts !== false)
+      jobs.push(alertJob(alerts.runner({ intervalMs: startOptions.alerts?.intervalMs ?? 60_000 })));
+    if (startOptions.retention !== false)
+      jobs.push(
+        startRetention({ clock, logger, purgeExpired: () => events.purgeExpired() }, startOptions.retention ?? {}),
+      );
     if (startOptions.firehose !== false) {
       const runner = firehose.runner(startOptions.firehose ?? {});
       runner.start();
@@ -231,7 +265,8 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     if (!running) return Promise.resolve();
     closing = Promise.allSettled(running.map((job) => job.stop())).then((settled) => {
       settled.forEach((r, i) => {
-        if (r.status === 'rejected') logger.error({ err: r.reason, job: running[i]?.name }, 'background job did not stop cleanly');
+        if (r.status === 'rejected')
+          logger.error({ err: r.reason, job: running[i]?.name }, 'background job did not stop cleanly');
       });
       logger.info({ jobs: running.map((j) => j.name) }, 'background jobs stopped');
       jobs = undefined;
@@ -252,9 +287,25 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     entities,
     aliases: createAliasesApi({ storage, clock, entities, changed: (accountId) => void aliasCache.delete(accountId) }),
     flows: createFlowsApi({ storage, clock, entities, integrations }),
-    leads: createLeadsApi({ storage, clock, logger, integrations, recorder, compile: createFlowCache(), entityName, host: options.host ?? hostname() }),
+    leads: createLeadsApi({
+      storage,
+      clock,
+      logger,
+      integrations,
+      recorder,
+      compile: createFlowCache(),
+      entityName,
+      host: options.host ?? hostname(),
+    }),
     events,
-    feedback: createFeedbackApi({ storage, clock, logger, recorder, integrations: createFeedbackIntegrationRegistry(options.feedbackIntegrations), host: options.host ?? hostname() }),
+    feedback: createFeedbackApi({
+      storage,
+      clock,
+      logger,
+      recorder,
+      integrations: createFeedbackIntegrationRegistry(options.feedbackIntegrations),
+      host: options.host ?? hostname(),
+    }),
     stats: createStatsApi({ storage, clock }),
     search: createSearchApi({ storage, clock }),
     firehose,

@@ -25,7 +25,11 @@ const zones = new Map<string, string | null>();
  * name: a flood of made-up names is refused cheaply and remembered nowhere.
  */
 const LINK_AREAS = ['Etc', 'US', 'Canada', 'Brazil', 'Chile', 'Mexico'];
-const AREAS = new Set([...Intl.supportedValuesOf('timeZone').map((zone) => zone.split('/')[0] ?? ''), ...LINK_AREAS].map((area) => area.toLowerCase()));
+const AREAS = new Set(
+  [...Intl.supportedValuesOf('timeZone').map((zone) => zone.split('/')[0] ?? ''), ...LINK_AREAS].map((area) =>
+    area.toLowerCase(),
+  ),
+);
 const ZONE_TEXT = /^[A-Za-z0-9_+\-:/]+$/;
 
 /**
@@ -139,7 +143,16 @@ export function wallClockInstant(wall: number, zone: string): number {
  * out of range carry over as in `Date.UTC`: day 0 is the month's eve, month 13 next
  * January). Repeated and skipped wall times as in {@link wallClockInstant}.
  */
-export function zonedInstant(zone: string, year: number, month: number, day = 1, hour = 0, minute = 0, second = 0, millisecond = 0): number {
+export function zonedInstant(
+  zone: string,
+  year: number,
+  month: number,
+  day = 1,
+  hour = 0,
+  minute = 0,
+  second = 0,
+  millisecond = 0,
+): number {
   let wall = Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
   // Date.UTC reads years 0-99 as 1900-1999.
   if (year >= 0 && year < 100) wall = new Date(wall).setUTCFullYear(new Date(wall).getUTCFullYear() - 1900);
@@ -164,7 +177,11 @@ export class WallDate extends Date {
 for (const name of Object.getOwnPropertyNames(Date.prototype)) {
   const utc = name.replace(/^(get|set)/, '$1UTC');
   if (utc === name || name.includes('UTC') || !(utc in Date.prototype)) continue;
-  Object.defineProperty(WallDate.prototype, name, { value: Object.getOwnPropertyDescriptor(Date.prototype, utc)?.value, writable: true, configurable: true });
+  Object.defineProperty(WallDate.prototype, name, {
+    value: Object.getOwnPropertyDescriptor(Date.prototype, utc)?.value,
+    writable: true,
+    configurable: true,
+  });
 }
 
 /**

@@ -37,7 +37,9 @@ export const checks = {
   oneOf:
     (values: readonly unknown[]): Check =>
     (v) =>
-      values.includes(v) ? undefined : `must be one of ${values.map((x) => (x === null ? 'null' : String(x))).join(', ')}`,
+      values.includes(v)
+        ? undefined
+        : `must be one of ${values.map((x) => (x === null ? 'null' : String(x))).join(', ')}`,
   nullable:
     (inner: Check): Check =>
     (v) =>

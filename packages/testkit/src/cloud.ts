@@ -4,7 +4,9 @@ import type { CloudService, CloudStorageDriver } from '@leadroute/core';
  * Wraps a cloud storage driver to count every object it really wrote, by key:
  * how a test proves that firehose delivery writes each event exactly once.
  */
-export function countingDriver<S extends CloudService>(inner: CloudStorageDriver<S>): { driver: CloudStorageDriver<S>; writes: Map<string, number> } {
+export function countingDriver<S extends CloudService>(
+  inner: CloudStorageDriver<S>,
+): { driver: CloudStorageDriver<S>; writes: Map<string, number> } {
   const writes = new Map<string, number>();
   const add = (key: string) => writes.set(key, (writes.get(key) ?? 0) + 1);
   const driver: CloudStorageDriver<S> = {

@@ -6,7 +6,15 @@ export const freshId = (): string => newId((tick += 1000));
 const at = (): string => new Date(tick).toISOString();
 
 export function anAccount(overrides: Partial<Account> = {}): Account {
-  return { id: freshId(), name: 'Acme Leads', plan: 'paid', time_zone: 'America/New_York', staff: false, created_at: at(), ...overrides };
+  return {
+    id: freshId(),
+    name: 'Acme Leads',
+    plan: 'paid',
+    time_zone: 'America/New_York',
+    staff: false,
+    created_at: at(),
+    ...overrides,
+  };
 }
 
 export function anApiKey(accountId: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
@@ -51,7 +59,15 @@ export function anEntity(ownerAccountId: string, overrides: Partial<EntityRecord
 }
 
 export function anAlias(accountId: string, entityId: string, overrides: Partial<EntityAlias> = {}): EntityAlias {
-  return { id: freshId(), entity_id: entityId, entity_alias: 'Our buyer', account_id: accountId, created_at: at(), updated_at: at(), ...overrides };
+  return {
+    id: freshId(),
+    entity_id: entityId,
+    entity_alias: 'Our buyer',
+    account_id: accountId,
+    created_at: at(),
+    updated_at: at(),
+    ...overrides,
+  };
 }
 
 import type { CredentialRecord, FlowRecord, LeadRecord, RollupRow, StoredEvent } from '@leadroute/core';
@@ -63,9 +79,27 @@ export function aFlow(accountId: string, overrides: Partial<FlowRecord> = {}): F
     name: 'Auto leads',
     enabled: true,
     fields: [{ id: 'lead.loan_amount', type: 'number' }],
-    acceptance_criteria: { id: 'Ab12Cd', op: 'and', rules: [{ id: 'Xy34Zw', lhv: 'lead.state', op: 'is included in', rhv: ['TX', 'CA'] }] },
-    sources: [{ entity_id: freshId(), caps: [{ id: 'Cap001', name: 'Daily', maximum: 100, duration: 1, duration_units: 'days' }] }],
-    steps: [{ id: freshId(), type: 'recipient', entity_id: freshId(), module_id: 'platform-custom.outbound.json', config: { url: 'https://buyer.example.com/leads' }, pricing: { override: true, prices: [{ id: 'Pr0001', amount: 12.5 }] } }],
+    acceptance_criteria: {
+      id: 'Ab12Cd',
+      op: 'and',
+      rules: [{ id: 'Xy34Zw', lhv: 'lead.state', op: 'is included in', rhv: ['TX', 'CA'] }],
+    },
+    sources: [
+      {
+        entity_id: freshId(),
+        caps: [{ id: 'Cap001', name: 'Daily', maximum: 100, duration: 1, duration_units: 'days' }],
+      },
+    ],
+    steps: [
+      {
+        id: freshId(),
+        type: 'recipient',
+        entity_id: freshId(),
+        module_id: 'platform-custom.outbound.json',
+        config: { url: 'https://buyer.example.com/leads' },
+        pricing: { override: true, prices: [{ id: 'Pr0001', amount: 12.5 }] },
+      },
+    ],
     version: 1,
     created_at: at(),
     updated_at: at(),
@@ -126,7 +160,18 @@ export function anEvent(accountId: string, overrides: Partial<StoredEvent> = {})
 }
 
 export function aCredential(accountId: string, overrides: Partial<CredentialRecord> = {}): CredentialRecord {
-  return { id: freshId(), account_id: accountId, name: 'Buyer login', type: 'user', package: null, username: 'u', password: 'secret', created_at: at(), updated_at: at(), ...overrides };
+  return {
+    id: freshId(),
+    account_id: accountId,
+    name: 'Buyer login',
+    type: 'user',
+    package: null,
+    username: 'u',
+    password: 'secret',
+    created_at: at(),
+    updated_at: at(),
+    ...overrides,
+  };
 }
 
 /** A rollup row counting one successful source event; override any cell dimension or sum. */

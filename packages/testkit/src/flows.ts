@@ -1,5 +1,21 @@
-import { type Clock, createLeadService, type LeadService, type LeadServiceOptions, type OutboundModule, type Principal, type ScriptedRecipient, scriptedRecipient } from '@leadroute/core';
-import { type MemoryFileStore, memoryFileStore, type MemoryOutbox, memoryOutbox, type MemoryStorage, memoryStorage } from '@leadroute/memory';
+import {
+  type Clock,
+  createLeadService,
+  type LeadService,
+  type LeadServiceOptions,
+  type OutboundModule,
+  type Principal,
+  type ScriptedRecipient,
+  scriptedRecipient,
+} from '@leadroute/core';
+import {
+  type MemoryFileStore,
+  memoryFileStore,
+  type MemoryOutbox,
+  memoryOutbox,
+  type MemoryStorage,
+  memoryStorage,
+} from '@leadroute/memory';
 
 /** A clock tests move by hand. */
 export interface ManualClock extends Clock {
@@ -53,7 +69,9 @@ export interface TestService {
  * const result = (await t.service.leads.submit(flow.id, sourceId, { email: 'a@b.co' }))._unsafeUnwrap();
  */
 export async function createTestService(
-  options: { time_zone?: string; clock?: ManualClock; integrations?: readonly OutboundModule[] } & Partial<Omit<LeadServiceOptions, 'storage' | 'clock' | 'integrations'>> = {},
+  options: { time_zone?: string; clock?: ManualClock; integrations?: readonly OutboundModule[] } & Partial<
+    Omit<LeadServiceOptions, 'storage' | 'clock' | 'integrations'>
+  > = {},
 ): Promise<TestService> {
   const storage = memoryStorage();
   const clock = options.clock ?? manualClock();
@@ -70,7 +88,10 @@ export async function createTestService(
     integrations: [recipient, ...(options.integrations ?? [])],
     host: options.host ?? 'test',
   });
-  const created = await service.accounts.create({ name: 'Test Account', time_zone: options.time_zone ?? 'America/New_York' });
+  const created = await service.accounts.create({
+    name: 'Test Account',
+    time_zone: options.time_zone ?? 'America/New_York',
+  });
   if (created.isErr()) throw new Error(created.error.message);
   const principal = (await service.accounts.authenticate(created.value.api_key))._unsafeUnwrap();
   return {
@@ -83,8 +104,18 @@ export async function createTestService(
     principal,
     apiKey: created.value.api_key,
     async entities() {
-      const source = await service.entities.create(principal, { name: 'Test Vendor', module_ids: [], source: 'seller', recipient: null });
-      const buyer = await service.entities.create(principal, { name: 'Test Buyer', module_ids: [], source: null, recipient: 'buyer' });
+      const source = await service.entities.create(principal, {
+        name: 'Test Vendor',
+        module_ids: [],
+        source: 'seller',
+        recipient: null,
+      });
+      const buyer = await service.entities.create(principal, {
+        name: 'Test Buyer',
+        module_ids: [],
+        source: null,
+        recipient: 'buyer',
+      });
       return { sourceId: source._unsafeUnwrap().id, recipientId: buyer._unsafeUnwrap().id };
     },
   };

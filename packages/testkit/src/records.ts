@@ -64,7 +64,13 @@ export function aCertificate(overrides: Partial<CertificateRecord> = {}): Certif
   };
 }
 
-const USER = { id: 'a'.repeat(24), first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', sso_id: 'sso-1' };
+const USER = {
+  id: 'a'.repeat(24),
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada@example.com',
+  sso_id: 'sso-1',
+};
 
 /** A stored export of `accountId`; IDs from `freshId()` sort by creation. */
 export function anExport(accountId: string, overrides: Partial<StoredExport> = {}): StoredExport {
@@ -88,7 +94,11 @@ export function anExport(accountId: string, overrides: Partial<StoredExport> = {
 }
 
 /** A search document for `accountId`; fields not given are ''. */
-export function aSearchDocument(accountId: string, fields: Partial<Record<SearchField, string>>, overrides: Partial<SearchDocument> = {}): SearchDocument {
+export function aSearchDocument(
+  accountId: string,
+  fields: Partial<Record<SearchField, string>>,
+  overrides: Partial<SearchDocument> = {},
+): SearchDocument {
   const all = Object.fromEntries(SEARCH_FIELDS.map((f) => [f, fields[f] ?? ''])) as Record<SearchField, string>;
   return {
     lead_id: freshId(),

@@ -5,7 +5,6 @@ import type { SpoolFactory } from './types';
 
 export type { SpoolFactory } from './types';
 
-
 const T0 = Date.UTC(2025, 0, 15, 12, 0, 0);
 const LEASE = { limit: 10, leaseMs: 30_000 };
 
@@ -42,7 +41,11 @@ export function spoolSuite(factory: SpoolFactory, name = 'spool'): void {
     it(
       'holds what it enqueues and hands it out once due',
       withSpool(async (spool) => {
-        expect(await run(spool.enqueue(entry('a.json', { dueAt: T0 + 1000 }), { nowMs: T0, attempts: 1, lastError: 'down' }))).toEqual({ enqueued: true });
+        expect(
+          await run(
+            spool.enqueue(entry('a.json', { dueAt: T0 + 1000 }), { nowMs: T0, attempts: 1, lastError: 'down' }),
+          ),
+        ).toEqual({ enqueued: true });
         expect(await run(spool.count())).toBe(1);
         expect(await run(spool.lease(T0, LEASE))).toEqual([]);
         const [item, ...rest] = await run(spool.lease(T0 + 1000, LEASE));
@@ -66,8 +69,12 @@ export function spoolSuite(factory: SpoolFactory, name = 'spool'): void {
       'is idempotent on (target, key), pending or delivered',
       withSpool(async (spool) => {
         await run(spool.enqueue(entry('a.json'), { nowMs: T0 }));
-        expect(await run(spool.enqueue(entry('a.json', { payload: 'other' }), { nowMs: T0 }))).toEqual({ enqueued: false });
-        expect(await run(spool.enqueue(entry('a.json', { target: 'firehose:azure:c' }), { nowMs: T0 }))).toEqual({ enqueued: true });
+        expect(await run(spool.enqueue(entry('a.json', { payload: 'other' }), { nowMs: T0 }))).toEqual({
+          enqueued: false,
+        });
+        expect(await run(spool.enqueue(entry('a.json', { target: 'firehose:azure:c' }), { nowMs: T0 }))).toEqual({
+          enqueued: true,
+        });
         const leased = await run(spool.lease(T0, LEASE));
         expect(leased.map((i) => [i.target, i.payload])).toEqual([
           ['firehose:aws:bucket-a', JSON.stringify({ key: 'a.json' })],
@@ -93,8 +100,12 @@ export function spoolSuite(factory: SpoolFactory, name = 'spool'): void {
         expect(second).toHaveLength(1);
         expect(second[0]?.leaseId).not.toBe(first[0]?.leaseId);
         // The first worker lost its lease: its reschedule changes nothing.
-        expect(await run(spool.reschedule(first[0]!, { dueAt: T0 + 5, error: 'late' }))).toEqual({ rescheduled: false });
-        expect(await run(spool.reschedule(second[0]!, { dueAt: T0 + 60_000, error: 'still down' }))).toEqual({ rescheduled: true });
+        expect(await run(spool.reschedule(first[0]!, { dueAt: T0 + 5, error: 'late' }))).toEqual({
+          rescheduled: false,
+        });
+        expect(await run(spool.reschedule(second[0]!, { dueAt: T0 + 60_000, error: 'still down' }))).toEqual({
+          rescheduled: true,
+        });
         expect(await run(spool.lease(T0 + 59_999, LEASE))).toEqual([]);
         const third = await run(spool.lease(T0 + 60_000, LEASE));
         expect(third[0]).toMatchObject({ attempts: 1, lastError: 'still down', dueAt: T0 + 60_000 });

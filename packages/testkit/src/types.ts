@@ -42,4 +42,6 @@ export interface FileStoreHarness {
 }
 
 /** Makes a fresh, empty spool for one test; `close` (optional) runs after it. */
-export type SpoolFactory = () => Promise<{ spool: Spool; close?: () => Promise<void> }> | { spool: Spool; close?: () => Promise<void> };
+export type SpoolFactory = () =>
+  | Promise<{ spool: Spool; close?: () => Promise<void> }>
+  | { spool: Spool; close?: () => Promise<void> };

@@ -12,46 +12,99 @@ export interface EnvVar {
 export const ENV_VARS: readonly EnvVar[] = [
   { name: 'PORT', default: '3000', description: 'TCP port of the API (0 picks a free one).' },
   { name: 'HOST', default: '127.0.0.1', description: 'Address to listen on; the Docker image sets 0.0.0.0.' },
-  { name: 'LEADROUTE_PUBLIC_URL', default: 'http://HOST:PORT', description: 'Base URL clients reach the API at, for served export download links.' },
+  {
+    name: 'LEADROUTE_PUBLIC_URL',
+    default: 'http://HOST:PORT',
+    description: 'Base URL clients reach the API at, for served export download links.',
+  },
   {
     name: 'DATABASE_URL',
     default: '(memory)',
     description: 'PostgreSQL connection string; migrations run at start. Unset: in-memory storage (data lost on exit).',
   },
-  { name: 'LEADROUTE_DATABASE_SCHEMA', default: 'public', description: "Schema holding Leadroute's tables (created when missing)." },
+  {
+    name: 'LEADROUTE_DATABASE_SCHEMA',
+    default: 'public',
+    description: "Schema holding Leadroute's tables (created when missing).",
+  },
   { name: 'LEADROUTE_DATABASE_POOL_MAX', default: '10', description: 'Most PostgreSQL connections of the pool.' },
-  { name: 'LEADROUTE_S3_BUCKET', default: '(none)', description: 'Bucket for export files; with it, downloads are S3 pre-signed URLs.' },
-  { name: 'LEADROUTE_S3_REGION', default: 'us-east-1', description: 'Region of the S3 driver (export files and firehose delivery to S3).' },
+  {
+    name: 'LEADROUTE_S3_BUCKET',
+    default: '(none)',
+    description: 'Bucket for export files; with it, downloads are S3 pre-signed URLs.',
+  },
+  {
+    name: 'LEADROUTE_S3_REGION',
+    default: 'us-east-1',
+    description: 'Region of the S3 driver (export files and firehose delivery to S3).',
+  },
   {
     name: 'LEADROUTE_S3_ENDPOINT',
     default: '(AWS)',
     description: 'An S3-compatible endpoint (MinIO, s3rver); optional checksums are then sent only when required.',
   },
-  { name: 'LEADROUTE_S3_ACCESS_KEY_ID', default: '(none)', description: 'Access key of the export bucket; required with LEADROUTE_S3_BUCKET.' },
-  { name: 'LEADROUTE_S3_SECRET_ACCESS_KEY', default: '(none)', description: 'Its secret; required with LEADROUTE_S3_BUCKET.' },
-  { name: 'LEADROUTE_S3_FORCE_PATH_STYLE', default: 'false', description: 'Address buckets as endpoint/bucket (most S3-compatible servers need true).' },
+  {
+    name: 'LEADROUTE_S3_ACCESS_KEY_ID',
+    default: '(none)',
+    description: 'Access key of the export bucket; required with LEADROUTE_S3_BUCKET.',
+  },
+  {
+    name: 'LEADROUTE_S3_SECRET_ACCESS_KEY',
+    default: '(none)',
+    description: 'Its secret; required with LEADROUTE_S3_BUCKET.',
+  },
+  {
+    name: 'LEADROUTE_S3_FORCE_PATH_STYLE',
+    default: 'false',
+    description: 'Address buckets as endpoint/bucket (most S3-compatible servers need true).',
+  },
   { name: 'LEADROUTE_S3_PREFIX', default: '(none)', description: 'Prefix of export object keys in the bucket.' },
   {
     name: 'LEADROUTE_AZURE_CONNECTION_STRING',
     default: '(none)',
     description: 'Connection string (with the account key) for export files in Azure Blob; downloads are SAS URLs.',
   },
-  { name: 'LEADROUTE_AZURE_CONTAINER', default: '(none)', description: 'Container for export files; required with the connection string.' },
+  {
+    name: 'LEADROUTE_AZURE_CONTAINER',
+    default: '(none)',
+    description: 'Container for export files; required with the connection string.',
+  },
   { name: 'LEADROUTE_AZURE_PREFIX', default: '(none)', description: 'Prefix of export blob names in the container.' },
-  { name: 'LEADROUTE_AZURE_MAX_TRIES', default: '3', description: 'Attempts per request of the Azure Blob driver (firehose delivery to Azure).' },
-  { name: 'LEADROUTE_AZURE_TRY_TIMEOUT_MS', default: '30000', description: 'Longest single Azure Blob attempt, in ms.' },
+  {
+    name: 'LEADROUTE_AZURE_MAX_TRIES',
+    default: '3',
+    description: 'Attempts per request of the Azure Blob driver (firehose delivery to Azure).',
+  },
+  {
+    name: 'LEADROUTE_AZURE_TRY_TIMEOUT_MS',
+    default: '30000',
+    description: 'Longest single Azure Blob attempt, in ms.',
+  },
   {
     name: 'LEADROUTE_EXPORT_DIR',
     default: '(memory)',
     description: 'Without S3 or Azure: directory for export files, served through signed links. Unset: kept in memory.',
   },
-  { name: 'LEADROUTE_EXPORT_LINK_SECRET', default: '(random)', description: 'HMAC key of served download links; give every process the same one.' },
-  { name: 'LEADROUTE_EXPORT_PAGE_SIZE', default: '1000', description: 'Events read per page while an export runs (a shutdown stops an export at a page).' },
-  { name: 'LEADROUTE_EXPORT_POLL_MS', default: '5000', description: 'How often the export worker looks for work left by other processes.' },
+  {
+    name: 'LEADROUTE_EXPORT_LINK_SECRET',
+    default: '(random)',
+    description: 'HMAC key of served download links; give every process the same one.',
+  },
+  {
+    name: 'LEADROUTE_EXPORT_PAGE_SIZE',
+    default: '1000',
+    description: 'Events read per page while an export runs (a shutdown stops an export at a page).',
+  },
+  {
+    name: 'LEADROUTE_EXPORT_POLL_MS',
+    default: '5000',
+    description: 'How often the export worker looks for work left by other processes.',
+  },
   {
     name: 'LEADROUTE_SMTP_URL',
     default: '(log only)',
-    description: 'SMTP server for alert and export e-mail, e.g. smtp://user:pass@mail:587. Unset: messages are logged and dropped.',
+    description:
+      'SMTP server for alert and export e-mail, e.g. smtp://user:pass@mail:587. Unset: messages are logged and dropped.',
   },
   { name: 'LEADROUTE_SMTP_FROM', default: 'Leadroute <leadroute@localhost>', description: 'Sender of every e-mail.' },
   { name: 'LEADROUTE_ALERT_INTERVAL_MS', default: '60000', description: 'Pause between alert detector passes.' },
@@ -65,11 +118,23 @@ export const ENV_VARS: readonly EnvVar[] = [
     default: '3600000',
     description: 'Pause between retention purges (expired events, leads, search entries, counters).',
   },
-  { name: 'LEADROUTE_FIREHOSE_INTERVAL_MS', default: '5000', description: 'Pause between retries of spooled firehose deliveries.' },
-  { name: 'LEADROUTE_BOOTSTRAP_ACCOUNT_NAME', default: '(none)', description: 'With the next one: an account created at start unless its key already works.' },
+  {
+    name: 'LEADROUTE_FIREHOSE_INTERVAL_MS',
+    default: '5000',
+    description: 'Pause between retries of spooled firehose deliveries.',
+  },
+  {
+    name: 'LEADROUTE_BOOTSTRAP_ACCOUNT_NAME',
+    default: '(none)',
+    description: 'With the next one: an account created at start unless its key already works.',
+  },
   { name: 'LEADROUTE_BOOTSTRAP_API_KEY', default: '(none)', description: 'Its API key (at least 16 characters).' },
   { name: 'LEADROUTE_BOOTSTRAP_TIME_ZONE', default: 'UTC', description: "The bootstrap account's IANA time zone." },
-  { name: 'LEADROUTE_LOG_LEVEL', default: 'info', description: 'debug, info, warn or error; logs are JSON lines on stdout.' },
+  {
+    name: 'LEADROUTE_LOG_LEVEL',
+    default: 'info',
+    description: 'debug, info, warn or error; logs are JSON lines on stdout.',
+  },
   {
     name: 'LEADROUTE_SHUTDOWN_TIMEOUT_MS',
     default: '20000',
@@ -89,14 +154,28 @@ export interface ServerConfig {
     readonly region: string;
     readonly endpoint: string | undefined;
     readonly forcePathStyle: boolean;
-    readonly exports: { readonly bucket: string; readonly accessKeyId: string; readonly secretAccessKey: string; readonly prefix: string } | undefined;
+    readonly exports:
+      | {
+          readonly bucket: string;
+          readonly accessKeyId: string;
+          readonly secretAccessKey: string;
+          readonly prefix: string;
+        }
+      | undefined;
   };
   readonly azure: {
     readonly maxTries: number;
     readonly tryTimeoutMs: number;
-    readonly exports: { readonly connectionString: string; readonly container: string; readonly prefix: string } | undefined;
+    readonly exports:
+      | { readonly connectionString: string; readonly container: string; readonly prefix: string }
+      | undefined;
   };
-  readonly exports: { readonly dir: string | undefined; readonly linkSecret: string | undefined; readonly pageSize: number; readonly pollMs: number };
+  readonly exports: {
+    readonly dir: string | undefined;
+    readonly linkSecret: string | undefined;
+    readonly pageSize: number;
+    readonly pollMs: number;
+  };
   readonly smtp: { readonly url: string; readonly from: string } | undefined;
   readonly alerts: { readonly intervalMs: number; readonly settings: Readonly<Record<string, unknown>> | undefined };
   readonly retentionIntervalMs: number;
@@ -140,21 +219,27 @@ export function readConfig(env: NodeJS.ProcessEnv): Result<ServerConfig, string[
   const bucket = text('LEADROUTE_S3_BUCKET');
   const accessKeyId = text('LEADROUTE_S3_ACCESS_KEY_ID');
   const secretAccessKey = text('LEADROUTE_S3_SECRET_ACCESS_KEY');
-  if (bucket && (!accessKeyId || !secretAccessKey)) problems.push('LEADROUTE_S3_BUCKET needs LEADROUTE_S3_ACCESS_KEY_ID and LEADROUTE_S3_SECRET_ACCESS_KEY.');
+  if (bucket && (!accessKeyId || !secretAccessKey))
+    problems.push('LEADROUTE_S3_BUCKET needs LEADROUTE_S3_ACCESS_KEY_ID and LEADROUTE_S3_SECRET_ACCESS_KEY.');
   const azureConnection = text('LEADROUTE_AZURE_CONNECTION_STRING');
   const azureContainer = text('LEADROUTE_AZURE_CONTAINER');
   if ((azureConnection === undefined) !== (azureContainer === undefined))
     problems.push('LEADROUTE_AZURE_CONNECTION_STRING and LEADROUTE_AZURE_CONTAINER go together: set both or neither.');
-  if (bucket && azureConnection) problems.push('Export files go to one place: set LEADROUTE_S3_BUCKET or LEADROUTE_AZURE_CONNECTION_STRING, not both.');
+  if (bucket && azureConnection)
+    problems.push(
+      'Export files go to one place: set LEADROUTE_S3_BUCKET or LEADROUTE_AZURE_CONNECTION_STRING, not both.',
+    );
   const smtpUrl = text('LEADROUTE_SMTP_URL');
-  if (smtpUrl && !['smtp:', 'smtps:'].includes(URL.parse(smtpUrl)?.protocol ?? '')) problems.push('LEADROUTE_SMTP_URL must be an smtp:// or smtps:// URL.');
+  if (smtpUrl && !['smtp:', 'smtps:'].includes(URL.parse(smtpUrl)?.protocol ?? ''))
+    problems.push('LEADROUTE_SMTP_URL must be an smtp:// or smtps:// URL.');
 
   let alertSettings: Record<string, unknown> | undefined;
   const rawSettings = text('LEADROUTE_ALERT_SETTINGS');
   if (rawSettings !== undefined) {
     try {
       const parsed: unknown = JSON.parse(rawSettings);
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) alertSettings = parsed as Record<string, unknown>;
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+        alertSettings = parsed as Record<string, unknown>;
       else problems.push('LEADROUTE_ALERT_SETTINGS must be a JSON object.');
     } catch (e) {
       problems.push(`LEADROUTE_ALERT_SETTINGS is not JSON: ${e instanceof Error ? e.message : String(e)}`);
@@ -174,21 +259,31 @@ export function readConfig(env: NodeJS.ProcessEnv): Result<ServerConfig, string[
     host: text('HOST') ?? '127.0.0.1',
     publicUrl: text('LEADROUTE_PUBLIC_URL')?.replace(/\/+$/, ''),
     database: databaseUrl
-      ? { url: databaseUrl, schema: text('LEADROUTE_DATABASE_SCHEMA') ?? 'public', poolMax: integer('LEADROUTE_DATABASE_POOL_MAX', 10) }
+      ? {
+          url: databaseUrl,
+          schema: text('LEADROUTE_DATABASE_SCHEMA') ?? 'public',
+          poolMax: integer('LEADROUTE_DATABASE_POOL_MAX', 10),
+        }
       : undefined,
     s3: {
       region: text('LEADROUTE_S3_REGION') ?? 'us-east-1',
       endpoint: text('LEADROUTE_S3_ENDPOINT'),
       forcePathStyle: flag('LEADROUTE_S3_FORCE_PATH_STYLE'),
       exports:
-        bucket && accessKeyId && secretAccessKey ? { bucket, accessKeyId, secretAccessKey, prefix: text('LEADROUTE_S3_PREFIX') ?? '' } : undefined,
+        bucket && accessKeyId && secretAccessKey
+          ? { bucket, accessKeyId, secretAccessKey, prefix: text('LEADROUTE_S3_PREFIX') ?? '' }
+          : undefined,
     },
     azure: {
       maxTries: integer('LEADROUTE_AZURE_MAX_TRIES', 3),
       tryTimeoutMs: integer('LEADROUTE_AZURE_TRY_TIMEOUT_MS', 30_000, 0),
       exports:
         azureConnection && azureContainer
-          ? { connectionString: azureConnection, container: azureContainer, prefix: text('LEADROUTE_AZURE_PREFIX') ?? '' }
+          ? {
+              connectionString: azureConnection,
+              container: azureContainer,
+              prefix: text('LEADROUTE_AZURE_PREFIX') ?? '',
+            }
           : undefined,
     },
     exports: {
@@ -197,12 +292,16 @@ export function readConfig(env: NodeJS.ProcessEnv): Result<ServerConfig, string[
       pageSize: integer('LEADROUTE_EXPORT_PAGE_SIZE', 1000),
       pollMs: integer('LEADROUTE_EXPORT_POLL_MS', 5000),
     },
-    smtp: smtpUrl ? { url: smtpUrl, from: text('LEADROUTE_SMTP_FROM') ?? 'Leadroute <leadroute@localhost>' } : undefined,
+    smtp: smtpUrl
+      ? { url: smtpUrl, from: text('LEADROUTE_SMTP_FROM') ?? 'Leadroute <leadroute@localhost>' }
+      : undefined,
     alerts: { intervalMs: integer('LEADROUTE_ALERT_INTERVAL_MS', 60_000), settings: alertSettings },
     retentionIntervalMs: integer('LEADROUTE_RETENTION_INTERVAL_MS', 3_600_000),
     firehoseIntervalMs: integer('LEADROUTE_FIREHOSE_INTERVAL_MS', 5000),
     bootstrap:
-      bootstrapName && bootstrapKey ? { name: bootstrapName, apiKey: bootstrapKey, timeZone: text('LEADROUTE_BOOTSTRAP_TIME_ZONE') ?? 'UTC' } : undefined,
+      bootstrapName && bootstrapKey
+        ? { name: bootstrapName, apiKey: bootstrapKey, timeZone: text('LEADROUTE_BOOTSTRAP_TIME_ZONE') ?? 'UTC' }
+        : undefined,
     logLevel: level as LogLevel,
     shutdownTimeoutMs: integer('LEADROUTE_SHUTDOWN_TIMEOUT_MS', 20_000),
   };

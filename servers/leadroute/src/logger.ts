@@ -25,12 +25,22 @@ export type LineSink = (line: string) => void;
  * per line, the format log collectors (Docker, journald, CloudWatch, Loki) take as is.
  * A pino instance fits the same port; this keeps the server free of another dependency.
  */
-export function jsonLogger(level: LogLevel, bindings: Readonly<Record<string, unknown>> = {}, sink: LineSink = (line) => process.stdout.write(line)): Logger {
+export function jsonLogger(
+  level: LogLevel,
+  bindings: Readonly<Record<string, unknown>> = {},
+  sink: LineSink = (line) => process.stdout.write(line),
+): Logger {
   const at = (lvl: LogLevel) => (obj: object, msg?: string) => {
     if (RANK[lvl] < RANK[level]) return;
     let line: string;
     try {
-      line = JSON.stringify({ level: lvl, time: new Date().toISOString(), ...bindings, ...(plain(obj) as object), ...(msg === undefined ? {} : { msg }) });
+      line = JSON.stringify({
+        level: lvl,
+        time: new Date().toISOString(),
+        ...bindings,
+        ...(plain(obj) as object),
+        ...(msg === undefined ? {} : { msg }),
+      });
     } catch {
       // A cyclic or otherwise unprintable field must not cost the log line.
       line = JSON.stringify({ level: lvl, time: new Date().toISOString(), ...bindings, msg, unprintable: true });

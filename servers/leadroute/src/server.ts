@@ -1,7 +1,17 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLeadService, errors, type FileStore, type LeadService, type Logger, type Notifier, problemOf, type RetentionTask, type Storage } from '@leadroute/core';
+import {
+  createLeadService,
+  errors,
+  type FileStore,
+  type LeadService,
+  type Logger,
+  type Notifier,
+  problemOf,
+  type RetentionTask,
+  type Storage,
+} from '@leadroute/core';
 import { azureBlobFileStore, azureBlobStorage } from '@leadroute/azure-blob';
 import { expressCertificateRouter, expressRouter } from '@leadroute/express';
 import { directoryFileStore, memoryFileStore, memoryStorage } from '@leadroute/memory';
@@ -27,7 +37,8 @@ export interface RunningServer {
 /** Readiness waits at most this long for the database, so a hung server answers 503 rather than nothing. */
 const READY_PROBE_MS = 2000;
 
-const displayHost = (host: string): string => (host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host);
+const displayHost = (host: string): string =>
+  host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
 
 /**
  * Starts the whole service from its configuration: storage (PostgreSQL, migrated,
@@ -42,7 +53,11 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   let stopping = false;
 
   const pool = config.database
-    ? new pg.Pool({ connectionString: config.database.url, max: config.database.poolMax, connectionTimeoutMillis: 10_000 })
+    ? new pg.Pool({
+        connectionString: config.database.url,
+        max: config.database.poolMax,
+        connectionTimeoutMillis: 10_000,
+      })
     : undefined;
   // An idle client's error (the server restarted) is emitted on the pool; unhandled, it would end the process.
   pool?.on('error', (e) => logger.warn({ err: e }, 'idle database connection failed'));
@@ -63,7 +78,8 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   // Liveness: the process answers. Readiness: started, not shutting down, and the database reachable.
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', (_req, res) => {
-    const answer = (ok: boolean, detail: Record<string, string>) => void res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready', ...detail });
+    const answer = (ok: boolean, detail: Record<string, string>) =>
+      void res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready', ...detail });
     if (stopping) return answer(false, { reason: 'shutting down' });
     if (!service) return answer(false, { reason: 'starting' });
     if (!pool) return answer(true, { database: 'memory' });
@@ -75,10 +91,18 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     void Promise.race([probe, timeout]).then((ok) => answer(ok, { database: ok ? 'ok' : 'unreachable' }));
   });
   // The API is mounted once the service exists; until then it answers 503 rather than a misleading 404.
-  app.use('/certificates', (req, res, next) => (certificates ? certificates(req, res, next) : void res.status(503).json({ status: 'starting' })));
+  app.use('/certificates', (req, res, next) =>
+    certificates ? certificates(req, res, next) : void res.status(503).json({ status: 'starting' }),
+  );
   app.use((req, res, next) => (api ? api(req, res, next) : void res.status(503).json({ status: 'starting' })));
   // The router passes paths it does not own on (#21.10): answer them as the API answers a missing resource.
-  app.use((req, res) => void res.status(404).type('application/problem+json').send(JSON.stringify(problemOf(errors.notFound(`No endpoint ${req.path}`)))));
+  app.use(
+    (req, res) =>
+      void res
+        .status(404)
+        .type('application/problem+json')
+        .send(JSON.stringify(problemOf(errors.notFound(`No endpoint ${req.path}`)))),
+  );
 
   // Listen first: served export links and certificate URLs are absolute, so the service needs its own address.
   const server: Server = app.listen(config.port, config.host);
@@ -102,7 +126,9 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     }
 
     // Optional checksums are something most S3-compatible servers do not know.
-    const compatible = config.s3.endpoint ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } as const : undefined;
+    const compatible = config.s3.endpoint
+      ? ({ requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } as const)
+      : undefined;
     const s3 = s3Storage({
       region: config.s3.region,
       forcePathStyle: config.s3.forcePathStyle,
@@ -116,12 +142,21 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     const bucket = config.s3.exports;
     if (bucket) {
       const { accessKeyId, secretAccessKey } = bucket;
-      const location = { service: 'aws', bucket: bucket.bucket, accessKeyId, secretAccessKey, region: config.s3.region } as const;
+      const location = {
+        service: 'aws',
+        bucket: bucket.bucket,
+        accessKeyId,
+        secretAccessKey,
+        region: config.s3.region,
+      } as const;
       fileStore = s3FileStore({ driver: s3, location, prefix: bucket.prefix });
     } else if (config.azure.exports) fileStore = azureBlobFileStore(config.azure.exports);
     else if (config.exports.dir) fileStore = directoryFileStore({ dir: config.exports.dir });
     else {
-      logger.warn({}, 'no LEADROUTE_S3_BUCKET, LEADROUTE_AZURE_CONNECTION_STRING or LEADROUTE_EXPORT_DIR: export files are kept in memory');
+      logger.warn(
+        {},
+        'no LEADROUTE_S3_BUCKET, LEADROUTE_AZURE_CONNECTION_STRING or LEADROUTE_EXPORT_DIR: export files are kept in memory',
+      );
       fileStore = memoryFileStore();
     }
 
@@ -132,7 +167,11 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
       notifier = smtp;
       // A mail server that is down at start is worth a warning, not a refusal to serve leads.
       void smtp.verify().then((checked) => {
-        if (checked.isErr()) logger.warn({ err: checked.error.message }, 'SMTP server not reachable at start; e-mail is retried by its senders');
+        if (checked.isErr())
+          logger.warn(
+            { err: checked.error.message },
+            'SMTP server not reachable at start; e-mail is retried by its senders',
+          );
       });
     } else logger.warn({}, 'LEADROUTE_SMTP_URL is not set: alert and export e-mail is logged and dropped');
 
@@ -153,14 +192,20 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
 
     if (config.alerts.settings) {
       const applied = await created.alerts.settings.setPlatformOverrides(config.alerts.settings);
-      if (applied.isErr()) throw new Error(`LEADROUTE_ALERT_SETTINGS: ${applied.error.message} ${JSON.stringify(applied.error)}`, { cause: applied.error });
+      if (applied.isErr())
+        throw new Error(`LEADROUTE_ALERT_SETTINGS: ${applied.error.message} ${JSON.stringify(applied.error)}`, {
+          cause: applied.error,
+        });
     }
     if (config.bootstrap) {
       const { name, apiKey, timeZone } = config.bootstrap;
       // Idempotent across restarts: a key that already opens an account is left as it is.
       if ((await created.accounts.authenticate(apiKey)).isErr()) {
         const account = await created.accounts.create({ name, api_key: apiKey, time_zone: timeZone, plan: 'paid' });
-        if (account.isErr()) throw new Error(`bootstrap account: ${account.error.message} ${JSON.stringify(account.error)}`, { cause: account.error });
+        if (account.isErr())
+          throw new Error(`bootstrap account: ${account.error.message} ${JSON.stringify(account.error)}`, {
+            cause: account.error,
+          });
         logger.info({ account_id: account.value.account.id, name }, 'bootstrap account created');
       }
     }

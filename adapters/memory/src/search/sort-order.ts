@@ -65,9 +65,11 @@ function fromOrder(order: SortOrder, found: Postings, split: number, k: number, 
   }
   for (let i = 0; i < split; i++) marks[found[i] as number] = 1;
   if (dir === 'asc') {
-    for (let i = 0; i < sorted.length && out.length < k; i++) if (marks[sorted[i] as number] === 1) out.push(sorted[i] as number);
+    for (let i = 0; i < sorted.length && out.length < k; i++)
+      if (marks[sorted[i] as number] === 1) out.push(sorted[i] as number);
   } else {
-    for (let i = sorted.length - 1; i >= 0 && out.length < k; i--) if (marks[sorted[i] as number] === 1) out.push(sorted[i] as number);
+    for (let i = sorted.length - 1; i >= 0 && out.length < k; i--)
+      if (marks[sorted[i] as number] === 1) out.push(sorted[i] as number);
   }
   for (let i = 0; i < split; i++) marks[found[i] as number] = 0;
   return out;
@@ -79,7 +81,13 @@ function fromOrder(order: SortOrder, found: Postings, split: number, k: number, 
  * indexed after the order was built are few (the caller rebuilds it after a
  * while) and are sorted by key and merged in.
  */
-export function firstInOrder(order: SortOrder, found: Postings, k: number, dir: 'asc' | 'desc', key: SortKey): number[] {
+export function firstInOrder(
+  order: SortOrder,
+  found: Postings,
+  k: number,
+  dir: 'asc' | 'desc',
+  key: SortKey,
+): number[] {
   const cmp = (a: number, b: number): number => {
     const x = key(a);
     const y = key(b);
@@ -96,13 +104,16 @@ export function firstInOrder(order: SortOrder, found: Postings, k: number, dir: 
   let i = 0;
   let j = 0;
   while (out.length < k && (i < base.length || j < tail.length)) {
-    if (j === tail.length || (i < base.length && directed(base[i] as number, tail[j] as number) < 0)) out.push(base[i++] as number);
+    if (j === tail.length || (i < base.length && directed(base[i] as number, tail[j] as number) < 0))
+      out.push(base[i++] as number);
     else out.push(tail[j++] as number);
   }
   if (dir === 'asc') {
-    for (let x = 0; x < found.length && out.length < k; x++) if (key(found[x] as number) === '') out.push(found[x] as number);
+    for (let x = 0; x < found.length && out.length < k; x++)
+      if (key(found[x] as number) === '') out.push(found[x] as number);
   } else {
-    for (let x = found.length - 1; x >= 0 && out.length < k; x--) if (key(found[x] as number) === '') out.push(found[x] as number);
+    for (let x = found.length - 1; x >= 0 && out.length < k; x--)
+      if (key(found[x] as number) === '') out.push(found[x] as number);
   }
   return out;
 }

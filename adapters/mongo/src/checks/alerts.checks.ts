@@ -2,7 +2,16 @@ import type { StoredActivity } from '@leadroute/core';
 import { anAlert, freshId } from '@leadroute/testkit';
 import { describe, expect, it } from 'vitest';
 import { aggregate, DuplicateKey, deleteMany, find, findOne, updateOneIn, upsertOne } from '../mingo.test-helper';
-import { accountsWithActivePipeline, activeAlerts, activityPage, alertByKey, leaseTakeUpdate, ownedLease, settingsByScope, takeableLease } from '../queries';
+import {
+  accountsWithActivePipeline,
+  activeAlerts,
+  activityPage,
+  alertByKey,
+  leaseTakeUpdate,
+  ownedLease,
+  settingsByScope,
+  takeableLease,
+} from '../queries';
 import { activityDocument, alertDocument, type LeaseDoc, toActivity, toAlert } from '../records-work';
 import type { Checks } from './checks';
 
@@ -38,13 +47,27 @@ export function alertChecks(checks: Checks): void {
     it('alertByKey, activeAlerts and accountsWithActivePipeline find alerts by key, per account and per status', () => {
       checks('alertByKey', 'activeAlerts', 'accountsWithActivePipeline', 'settingsByScope');
       const [a, b] = ['b'.repeat(24), 'a'.repeat(24)];
-      const alerts = [anAlert(a), anAlert(a, { status: 'resolved' }), anAlert(a), anAlert(b), anAlert('c'.repeat(24), { status: 'resolved' })];
+      const alerts = [
+        anAlert(a),
+        anAlert(a, { status: 'resolved' }),
+        anAlert(a),
+        anAlert(b),
+        anAlert('c'.repeat(24), { status: 'resolved' }),
+      ];
       const docs = alerts.map(alertDocument);
       expect(toAlert(findOne(docs, alertByKey(alerts[1]!.key))!)).toEqual(alerts[1]);
       const { filter, sort } = activeAlerts(a);
       expect(find(docs, filter, sort).map((d) => d._id)).toEqual([alerts[0]!.key, alerts[2]!.key].sort());
       expect(aggregate(docs, accountsWithActivePipeline())).toEqual([{ account_id: b }, { account_id: a }]);
-      expect(find([{ _id: 'platform', overrides: '{}' }, { _id: a, overrides: '{"x":1}' }], settingsByScope(a))).toEqual([{ _id: a, overrides: '{"x":1}' }]);
+      expect(
+        find(
+          [
+            { _id: 'platform', overrides: '{}' },
+            { _id: a, overrides: '{"x":1}' },
+          ],
+          settingsByScope(a),
+        ),
+      ).toEqual([{ _id: a, overrides: '{"x":1}' }]);
     });
 
     it('activityPage pages one alert’s timeline newest first, strictly before a cursor, by kind and visibility', () => {
@@ -61,7 +84,13 @@ export function alertChecks(checks: Checks): void {
       ];
       const docs = entries.map(activityDocument);
       const page = (q: Partial<Parameters<typeof activityPage>[0]>) => {
-        const { filter, sort, limit } = activityPage({ account_id: account, key, customerOnly: false, limit: 10, ...q });
+        const { filter, sort, limit } = activityPage({
+          account_id: account,
+          key,
+          customerOnly: false,
+          limit: 10,
+          ...q,
+        });
         return find(docs, filter, sort)
           .slice(0, limit)
           .map((d) => entries.findIndex((e) => e.id === d._id));

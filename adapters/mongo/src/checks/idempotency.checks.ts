@@ -25,21 +25,40 @@ export function idempotencyChecks(checks: Checks): void {
         return { claimed: true as const };
       } catch (error) {
         if (!(error instanceof DuplicateKey)) throw error;
-        return { claimed: false as const, record: toIdempotencyRecord(findOne(docs, idempotencyKeyById(SCOPE)) as IdempotencyDoc) };
+        return {
+          claimed: false as const,
+          record: toIdempotencyRecord(findOne(docs, idempotencyKeyById(SCOPE)) as IdempotencyDoc),
+        };
       }
     };
 
     it('claims a free key once; a live claim holds it; an expired one is taken over', () => {
-      checks('expiredIdempotencyKey', 'claimIdempotencyUpdate', 'idempotencyKeyById', 'toIdempotencyRecord', 'answerIdempotencyUpdate');
+      checks(
+        'expiredIdempotencyKey',
+        'claimIdempotencyUpdate',
+        'idempotencyKeyById',
+        'toIdempotencyRecord',
+        'answerIdempotencyUpdate',
+      );
       const docs: IdempotencyDoc[] = [];
       expect(claim(docs, '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z')).toEqual({ claimed: true });
       const again = claim(docs, '2026-01-01T01:00:00Z', '2026-01-02T01:00:00Z');
-      expect(again).toMatchObject({ claimed: false, record: { ...SCOPE, answer: null, expires_at: '2026-01-02T00:00:00Z' } });
+      expect(again).toMatchObject({
+        claimed: false,
+        record: { ...SCOPE, answer: null, expires_at: '2026-01-02T00:00:00Z' },
+      });
       updateOneIn(docs, idempotencyKeyById(SCOPE), answerIdempotencyUpdate({ status: 201, body: { ok: true } }));
-      expect(claim(docs, '2026-01-01T02:00:00Z', '2026-01-02T02:00:00Z')).toMatchObject({ claimed: false, record: { answer: { status: 201 } } });
+      expect(claim(docs, '2026-01-01T02:00:00Z', '2026-01-02T02:00:00Z')).toMatchObject({
+        claimed: false,
+        record: { answer: { status: 201 } },
+      });
       expect(claim(docs, '2026-01-03T00:00:00Z', '2026-01-04T00:00:00Z')).toEqual({ claimed: true });
       expect(docs).toHaveLength(1);
-      expect(toIdempotencyRecord(docs[0] as IdempotencyDoc)).toMatchObject({ ...SCOPE, answer: null, expires_at: '2026-01-04T00:00:00Z' });
+      expect(toIdempotencyRecord(docs[0] as IdempotencyDoc)).toMatchObject({
+        ...SCOPE,
+        answer: null,
+        expires_at: '2026-01-04T00:00:00Z',
+      });
     });
 
     it('releases only an unanswered claim, and purges what expired', () => {

@@ -26,7 +26,9 @@ export function recordChecks(checks: Checks): void {
     it('flowById and flowsByAccount find the flow, and the account’s flows oldest first', () => {
       checks('flowById', 'flowsByAccount');
       const account = freshId();
-      const [a, other, b] = [aFlow(account, { name: 'A' }), aFlow(freshId()), aFlow(account, { name: 'B' })].map(flowDocument);
+      const [a, other, b] = [aFlow(account, { name: 'A' }), aFlow(freshId()), aFlow(account, { name: 'B' })].map(
+        flowDocument,
+      );
       expect(findOne([a!, other!, b!], flowById(b!._id))).toEqual(b);
       const { filter, sort } = flowsByAccount(account);
       expect(find([b!, other!, a!], filter, sort).map((d) => toFlow(d).name)).toEqual(['A', 'B']);
@@ -36,8 +38,12 @@ export function recordChecks(checks: Checks): void {
       checks('flowAtVersion');
       const flow = aFlow(freshId(), { version: 3 });
       const docs = [flowDocument(flow)];
-      expect(replaceOne(docs, flowAtVersion(flow.id, 3), flowDocument({ ...flow, version: 4, name: 'first' }))).toEqual({ matchedCount: 1 });
-      expect(replaceOne(docs, flowAtVersion(flow.id, 3), flowDocument({ ...flow, version: 4, name: 'second' }))).toEqual({ matchedCount: 0 });
+      expect(replaceOne(docs, flowAtVersion(flow.id, 3), flowDocument({ ...flow, version: 4, name: 'first' }))).toEqual(
+        { matchedCount: 1 },
+      );
+      expect(
+        replaceOne(docs, flowAtVersion(flow.id, 3), flowDocument({ ...flow, version: 4, name: 'second' })),
+      ).toEqual({ matchedCount: 0 });
       expect(toFlow(docs[0]!)).toMatchObject({ version: 4, name: 'first' });
       expect(replaceOne(docs, flowAtVersion(freshId(), 4), flowDocument(flow))).toEqual({ matchedCount: 0 });
     });
@@ -60,15 +66,22 @@ export function recordChecks(checks: Checks): void {
       const docs = [leadDocument(lead)];
       const first = new Date('2026-03-01T10:00:00.000Z');
       expect(updateOneIn(docs, unreturnedLead(lead.id), returnedUpdate(first))).toEqual({ matchedCount: 1 });
-      expect(updateOneIn(docs, unreturnedLead(lead.id), returnedUpdate(new Date('2026-03-02T10:00:00.000Z')))).toEqual({ matchedCount: 0 });
+      expect(updateOneIn(docs, unreturnedLead(lead.id), returnedUpdate(new Date('2026-03-02T10:00:00.000Z')))).toEqual({
+        matchedCount: 0,
+      });
       expect(toLead(docs[0]!).returned_at).toBe('2026-03-01T10:00:00.000Z');
     });
 
     it('leadsExpiredBefore deletes only leads expired before the instant', () => {
       checks('leadsExpiredBefore');
-      const docs = ['2026-01-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z'].map((expires_at) => leadDocument(aLead(freshId(), { expires_at })));
+      const docs = ['2026-01-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z'].map(
+        (expires_at) => leadDocument(aLead(freshId(), { expires_at })),
+      );
       expect(deleteMany(docs, leadsExpiredBefore(new Date('2026-02-01T00:00:00.000Z')))).toEqual({ deletedCount: 1 });
-      expect(docs.map((d) => d.expires_at.toISOString())).toEqual(['2026-02-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z']);
+      expect(docs.map((d) => d.expires_at.toISOString())).toEqual([
+        '2026-02-01T00:00:00.000Z',
+        '2026-03-01T00:00:00.000Z',
+      ]);
     });
   });
 
@@ -78,10 +91,27 @@ export function recordChecks(checks: Checks): void {
     const flow = freshId();
     const live = '2026-06-01T00:00:00.000Z';
     const events = [
-      anEvent(account, { type: 'source', start_timestamp: 100, lead_id: lead, flow_id: flow, expires_at: '2026-09-01T00:00:00.000Z' }),
-      anEvent(account, { type: 'recipient', start_timestamp: 200, lead_id: lead, flow_id: flow, expires_at: '2026-09-01T00:00:00.000Z' }),
+      anEvent(account, {
+        type: 'source',
+        start_timestamp: 100,
+        lead_id: lead,
+        flow_id: flow,
+        expires_at: '2026-09-01T00:00:00.000Z',
+      }),
+      anEvent(account, {
+        type: 'recipient',
+        start_timestamp: 200,
+        lead_id: lead,
+        flow_id: flow,
+        expires_at: '2026-09-01T00:00:00.000Z',
+      }),
       anEvent(freshId(), { type: 'source', start_timestamp: 250, expires_at: '2026-09-01T00:00:00.000Z' }),
-      anEvent(account, { type: 'recipient', start_timestamp: 300, flow_id: flow, expires_at: '2026-09-01T00:00:00.000Z' }),
+      anEvent(account, {
+        type: 'recipient',
+        start_timestamp: 300,
+        flow_id: flow,
+        expires_at: '2026-09-01T00:00:00.000Z',
+      }),
       anEvent(account, { type: 'source', start_timestamp: 50, expires_at: '2026-05-01T00:00:00.000Z' }),
       anEvent(account, { type: 'filter', start_timestamp: 400, expires_at: '2026-09-01T00:00:00.000Z' }),
     ];
@@ -113,7 +143,9 @@ export function recordChecks(checks: Checks): void {
       expect(ids({ ...base, lead_id: lead })).toEqual([0, 1]);
       expect(ids({ ...base, flow_id: flow, types: ['recipient'] })).toEqual([1, 3]);
       // Expired by the caller's clock though not yet deleted: never answered.
-      expect(ids({ ...base, live_at: '2026-04-01T00:00:00.000Z' })).toEqual([0, 1, 3, 4, 5].sort((a, b) => events[a]!.id.localeCompare(events[b]!.id)));
+      expect(ids({ ...base, live_at: '2026-04-01T00:00:00.000Z' })).toEqual(
+        [0, 1, 3, 4, 5].sort((a, b) => events[a]!.id.localeCompare(events[b]!.id)),
+      );
       expect(ids({ ...base, limit: -3 })).toEqual([]);
     });
 
@@ -146,7 +178,11 @@ export function recordChecks(checks: Checks): void {
     it('credentialById and credentialsByAccount find the credential, and the account’s in ID order', () => {
       checks('credentialById', 'credentialsByAccount');
       const account = freshId();
-      const [a, x, b] = [aCredential(account, { name: 'a' }), aCredential(freshId()), aCredential(account, { name: 'b' })].map(credentialDocument);
+      const [a, x, b] = [
+        aCredential(account, { name: 'a' }),
+        aCredential(freshId()),
+        aCredential(account, { name: 'b' }),
+      ].map(credentialDocument);
       expect(findOne([a!, x!, b!], credentialById(x!._id))).toEqual(x);
       const { filter, sort } = credentialsByAccount(account);
       expect(find([b!, x!, a!], filter, sort).map((d) => d.name)).toEqual(['a', 'b']);

@@ -1,4 +1,10 @@
-import { parseSearchText, type RollupRow, type SearchDocument, type SearchIndexQuery, type SearchSortField } from '@leadroute/core';
+import {
+  parseSearchText,
+  type RollupRow,
+  type SearchDocument,
+  type SearchIndexQuery,
+  type SearchSortField,
+} from '@leadroute/core';
 import { memoryStorage } from '@leadroute/memory';
 import { aRollupRow, aSearchDocument, freshId } from '@leadroute/testkit';
 import { describe, expect, it } from 'vitest';
@@ -38,8 +44,14 @@ function mingoSearch() {
       replaceOne(docs, searchEntry(doc.account_id, doc.lead_id), searchDocument(doc, seq), true);
     },
     search(q: SearchIndexQuery) {
-      const [facets] = aggregate<{ total: { n: number }[]; page: { document: SearchDoc['document'] }[] }>(docs, searchPipeline(q));
-      return { total: facets?.total[0]?.n ?? 0, documents: (facets?.page ?? []).slice(0, Math.max(0, q.limit)).map((d) => toSearchDocument(d as SearchDoc)) };
+      const [facets] = aggregate<{ total: { n: number }[]; page: { document: SearchDoc['document'] }[] }>(
+        docs,
+        searchPipeline(q),
+      );
+      return {
+        total: facets?.total[0]?.n ?? 0,
+        documents: (facets?.page ?? []).slice(0, Math.max(0, q.limit)).map((d) => toSearchDocument(d as SearchDoc)),
+      };
     },
   };
 }
@@ -80,7 +92,9 @@ export function statsChecks(checks: Checks): void {
         ['09', 'f', 'r2'],
       ]);
       expect(aggregate(docs, rollupPipeline(q))[0]).not.toHaveProperty('_id');
-      expect(aggregate<RollupDoc>(docs, rollupPipeline({ ...q, kinds: ['recipient'] })).map((r) => r.recipient_id)).toEqual(['r1', 'r2']);
+      expect(
+        aggregate<RollupDoc>(docs, rollupPipeline({ ...q, kinds: ['recipient'] })).map((r) => r.recipient_id),
+      ).toEqual(['r1', 'r2']);
       expect(aggregate<RollupDoc>(docs, rollupPipeline({ ...q, kinds: [] }))).toEqual([]);
       expect(aggregate<RollupDoc>(docs, rollupPipeline({ ...q, flow_id: 'e'.repeat(24) }))).toHaveLength(1);
     });
@@ -104,7 +118,13 @@ export function statsChecks(checks: Checks): void {
   describe('search queries', () => {
     const account = freshId();
     const corpus: SearchDocument[] = [
-      aSearchDocument(account, { first_name: 'John', last_name: 'Smith', city: 'Austin', email: 'jsmith@example.com', phone_1: '(555) 123-4567' }),
+      aSearchDocument(account, {
+        first_name: 'John',
+        last_name: 'Smith',
+        city: 'Austin',
+        email: 'jsmith@example.com',
+        phone_1: '(555) 123-4567',
+      }),
       aSearchDocument(account, { first_name: 'Jane', last_name: 'Smithers', city: 'Boston', state: 'MA' }),
       aSearchDocument(account, { first_name: 'Bob', last_name: 'Jones', city: 'Austin', address_1: '12 New York Ave' }),
       aSearchDocument(account, { first_name: 'Zoë', last_name: 'Smith', city: 'New York', postal_code: '10001' }),
@@ -112,7 +132,23 @@ export function statsChecks(checks: Checks): void {
       aSearchDocument(account, { first_name: 'smith', city: 'Austin' }),
       aSearchDocument(freshId(), { first_name: 'John', last_name: 'Smith' }),
     ];
-    const texts = ['', 'smith', 'sm', 'john smith', 'aus', '"new york"', '"york"', 'new', '555 123', '5551234567', 'zoe', 'nope', 'ref 9', '"smith" aus', 'j s'];
+    const texts = [
+      '',
+      'smith',
+      'sm',
+      'john smith',
+      'aus',
+      '"new york"',
+      '"york"',
+      'new',
+      '555 123',
+      '5551234567',
+      'zoe',
+      'nope',
+      'ref 9',
+      '"smith" aus',
+      'j s',
+    ];
     const sorts: (SearchIndexQuery['sort'] | undefined)[] = [
       undefined,
       { field: 'last_name', dir: 'asc' },
@@ -134,9 +170,21 @@ export function statsChecks(checks: Checks): void {
       let compared = 0;
       for (const text of texts) {
         for (const sort of sorts) {
-          for (const [from, limit] of [[0, 100], [1, 2], [0, 0], [10, 5]] as const) {
+          for (const [from, limit] of [
+            [0, 100],
+            [1, 2],
+            [0, 0],
+            [10, 5],
+          ] as const) {
             const parsed = parseSearchText(text);
-            const q: SearchIndexQuery = { account_id: account, terms: parsed.terms, phrases: parsed.phrases, from, limit, ...(sort ? { sort } : {}) };
+            const q: SearchIndexQuery = {
+              account_id: account,
+              terms: parsed.terms,
+              phrases: parsed.phrases,
+              from,
+              limit,
+              ...(sort ? { sort } : {}),
+            };
             const expected = (await memory.search(q))._unsafeUnwrap();
             const got = mongo.search(q);
             expect({ text, sort, from, limit, total: got.total, ids: got.documents.map((d) => d.lead_id) }).toEqual({
@@ -153,8 +201,12 @@ export function statsChecks(checks: Checks): void {
       }
       // The comparison found something to compare.
       expect(compared).toBeGreaterThan(100);
-      expect(find(mongo.docs, searchFilter({ account_id: account, terms: ['smi'], phrases: [], from: 0, limit: 10 })).length).toBe(4);
-      expect(mongo.search({ account_id: account, terms: ['john'], phrases: [], from: 0, limit: 10 }).documents).toEqual([corpus[0]]);
+      expect(
+        find(mongo.docs, searchFilter({ account_id: account, terms: ['smi'], phrases: [], from: 0, limit: 10 })).length,
+      ).toBe(4);
+      expect(mongo.search({ account_id: account, terms: ['john'], phrases: [], from: 0, limit: 10 }).documents).toEqual(
+        [corpus[0]],
+      );
     });
 
     it('searchExpiredBefore forgets only leads expired before the instant', () => {
@@ -162,9 +214,13 @@ export function statsChecks(checks: Checks): void {
       const mongo = mingoSearch();
       mongo.index(aSearchDocument(account, { first_name: 'Old' }, { expires_at: '2026-01-01T00:00:00.000Z' }));
       mongo.index(aSearchDocument(account, { first_name: 'New' }, { expires_at: '2026-09-01T00:00:00.000Z' }));
-      expect(deleteMany(mongo.docs, searchExpiredBefore(new Date('2026-06-01T00:00:00.000Z')))).toEqual({ deletedCount: 1 });
+      expect(deleteMany(mongo.docs, searchExpiredBefore(new Date('2026-06-01T00:00:00.000Z')))).toEqual({
+        deletedCount: 1,
+      });
       expect(mongo.docs.map((d) => d.document.fields.first_name)).toEqual(['New']);
-      expect(findOneAndUpdate(mongo.docs, searchEntry(account, mongo.docs[0]!.document.lead_id), { $set: { seq: 0 } })?.seq).toBe(0);
+      expect(
+        findOneAndUpdate(mongo.docs, searchEntry(account, mongo.docs[0]!.document.lead_id), { $set: { seq: 0 } })?.seq,
+      ).toBe(0);
     });
   });
 }

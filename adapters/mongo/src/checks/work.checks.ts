@@ -76,10 +76,21 @@ export function workChecks(checks: Checks): void {
 
   describe('export queries', () => {
     const account = freshId();
-    const exports = [anExport(account), anExport(freshId()), anExport(account, { expires_at: '2026-03-01T00:00:00.000Z' }), anExport(account), anExport(account)];
+    const exports = [
+      anExport(account),
+      anExport(freshId()),
+      anExport(account, { expires_at: '2026-03-01T00:00:00.000Z' }),
+      anExport(account),
+      anExport(account),
+    ];
     const docs = exports.map(exportDocument);
     const page = (q: Partial<Parameters<typeof exportPage>[0]>) => {
-      const { filter, sort, limit } = exportPage({ account_id: account, live_at: '2026-03-02T00:00:00.000Z', limit: 10, ...q });
+      const { filter, sort, limit } = exportPage({
+        account_id: account,
+        live_at: '2026-03-02T00:00:00.000Z',
+        limit: 10,
+        ...q,
+      });
       return find(docs, filter, sort)
         .slice(0, limit)
         .map((d) => exports.findIndex((e) => e.id === d._id));
@@ -101,7 +112,11 @@ export function workChecks(checks: Checks): void {
       const own = [exportDocument(e)];
       expect(progressUpdate({})).toBeUndefined();
       expect(progressUpdate({ status: undefined })).toBeUndefined();
-      const after = findOneAndUpdate(own, exportById(e.id), progressUpdate({ status: 'complete', exported_docs: 12, reason: { message: 'done' } })!);
+      const after = findOneAndUpdate(
+        own,
+        exportById(e.id),
+        progressUpdate({ status: 'complete', exported_docs: 12, reason: { message: 'done' } })!,
+      );
       expect(toExport(after!)).toEqual({ ...e, status: 'complete', exported_docs: 12, reason: { message: 'done' } });
       expect(findOneAndUpdate(own, exportById(freshId()), progressUpdate({ status: 'error' })!)).toBeNull();
     });
@@ -120,17 +135,30 @@ export function workChecks(checks: Checks): void {
   });
 
   describe('job queries', () => {
-    const job = (id: string, dueAt: number, enqueuedAt = T0, kind = 'export'): JobDoc => jobDocument({ kind, id, payload: { n: id }, dueAt }, enqueuedAt);
+    const job = (id: string, dueAt: number, enqueuedAt = T0, kind = 'export'): JobDoc =>
+      jobDocument({ kind, id, payload: { n: id }, dueAt }, enqueuedAt);
 
     it('claimableJobs and claimUpdate hand each due job to one lease, earliest due first, counting attempts', () => {
       checks('claimableJobs', 'claimUpdate');
-      const docs = [job('late', T0 + 20), job('b', T0 + 10, T0 + 1), job('a', T0 + 10, T0), job('future', T0 + 10_000), job('other-kind', T0, T0, 'report')];
+      const docs = [
+        job('late', T0 + 20),
+        job('b', T0 + 10, T0 + 1),
+        job('a', T0 + 10, T0),
+        job('future', T0 + 10_000),
+        job('other-kind', T0, T0, 'report'),
+      ];
       const claim = (now: number, lease: string) => {
         const { filter, sort } = claimableJobs('export', now);
         const doc = findOneAndUpdate(docs, filter, claimUpdate(lease, now + 1000), sort);
         return doc ? toJob(doc) : undefined;
       };
-      expect(claim(T0 + 100, 'L1')).toMatchObject({ id: 'a', leaseId: 'L1', leasedUntil: T0 + 1100, attempts: 1, payload: { n: 'a' } });
+      expect(claim(T0 + 100, 'L1')).toMatchObject({
+        id: 'a',
+        leaseId: 'L1',
+        leasedUntil: T0 + 1100,
+        attempts: 1,
+        payload: { n: 'a' },
+      });
       expect(claim(T0 + 100, 'L2')?.id).toBe('b');
       expect(claim(T0 + 100, 'L3')?.id).toBe('late');
       expect(claim(T0 + 100, 'L4')).toBeUndefined();
@@ -141,7 +169,8 @@ export function workChecks(checks: Checks): void {
     it('heldJob with extendUpdate, completeUpdate and failUpdate act only under the current lease', () => {
       checks('heldJob', 'extendUpdate', 'completeUpdate', 'failUpdate', 'jobById');
       const docs = [job('a', T0), job('b', T0), job('c', T0)];
-      for (const [n, id] of ['a', 'b', 'c'].entries()) updateOneIn(docs, jobById('export', id), claimUpdate(`L${n}`, T0 + 1000));
+      for (const [n, id] of ['a', 'b', 'c'].entries())
+        updateOneIn(docs, jobById('export', id), claimUpdate(`L${n}`, T0 + 1000));
       const ref = (id: string, leaseId: string) => ({ kind: 'export', id, leaseId });
       expect(updateOneIn(docs, heldJob(ref('a', 'stale')), extendUpdate(T0 + 5000))).toEqual({ matchedCount: 0 });
       expect(updateOneIn(docs, heldJob(ref('a', 'L0')), extendUpdate(T0 + 5000))).toEqual({ matchedCount: 1 });
@@ -177,11 +206,21 @@ export function workChecks(checks: Checks): void {
       const docs = [certificateDocument(c)];
       const claim = (n: number) => ({ at: `2026-01-1${n}T15:00:00.000Z`, event_id: freshId(), lead_id: freshId() });
       const [one, two] = [claim(6), claim(7)];
-      const later = findOneAndUpdate(docs, certificateById(c.id), claimCertificateUpdate(one, new Date('2026-04-16T15:00:00.000Z')));
+      const later = findOneAndUpdate(
+        docs,
+        certificateById(c.id),
+        claimCertificateUpdate(one, new Date('2026-04-16T15:00:00.000Z')),
+      );
       expect(toCertificate(later!)).toEqual({ ...c, claims: [one], expires_at: '2026-04-16T15:00:00.000Z' });
-      const earlier = findOneAndUpdate(docs, certificateById(c.id), claimCertificateUpdate(two, new Date('2026-02-01T00:00:00.000Z')));
+      const earlier = findOneAndUpdate(
+        docs,
+        certificateById(c.id),
+        claimCertificateUpdate(two, new Date('2026-02-01T00:00:00.000Z')),
+      );
       expect(toCertificate(earlier!)).toEqual({ ...c, claims: [one, two], expires_at: '2026-04-16T15:00:00.000Z' });
-      expect(findOneAndUpdate(docs, certificateById('f'.repeat(40)), claimCertificateUpdate(two, new Date(T0)))).toBeNull();
+      expect(
+        findOneAndUpdate(docs, certificateById('f'.repeat(40)), claimCertificateUpdate(two, new Date(T0))),
+      ).toBeNull();
     });
   });
 }

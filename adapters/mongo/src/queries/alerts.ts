@@ -8,7 +8,10 @@ import { type FindQuery, type PageQuery, type Pipeline, pageSize } from './types
 export const alertByKey = (key: string): Filter<AlertDoc> => ({ _id: key });
 
 /** The account's active alerts, by key (`alerts_account_status`). */
-export const activeAlerts = (accountId: string): FindQuery<AlertDoc> => ({ filter: { account_id: accountId, status: 'active' }, sort: { _id: 1 } });
+export const activeAlerts = (accountId: string): FindQuery<AlertDoc> => ({
+  filter: { account_id: accountId, status: 'active' },
+  sort: { _id: 1 },
+});
 
 /** Accounts with an active alert, each once, in ID order (`alerts_status_account`). */
 export const accountsWithActivePipeline = (): Pipeline => [
@@ -25,7 +28,11 @@ export const accountsWithActivePipeline = (): Pipeline => [
 export function activityPage(q: ActivityQuery): PageQuery<ActivityDoc> {
   const before = q.before === undefined ? undefined : toDate(q.before.at);
   const older =
-    before === undefined ? {} : q.before?.id === undefined ? { at: { $lt: before } } : { $or: [{ at: { $lt: before } }, { at: before, _id: { $lt: q.before.id } }] };
+    before === undefined
+      ? {}
+      : q.before?.id === undefined
+        ? { at: { $lt: before } }
+        : { $or: [{ at: { $lt: before } }, { at: before, _id: { $lt: q.before.id } }] };
   return {
     filter: {
       account_id: q.account_id,

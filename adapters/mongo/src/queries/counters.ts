@@ -10,7 +10,10 @@ export const counterById = (key: string): Filter<CounterDoc> => ({ _id: key });
  * when it is present and full nothing matches, the insert meets `_id` and fails with
  * a duplicate key, which the store reads as "full" after checking again.
  */
-export const counterBelow = (key: string, maximum: number): Filter<CounterDoc> => ({ _id: key, count: { $lt: maximum } });
+export const counterBelow = (key: string, maximum: number): Filter<CounterDoc> => ({
+  _id: key,
+  count: { $lt: maximum },
+});
 
 /** Adds one and moves the record's expiry to the window's. */
 export const incrementUpdate = (expiresAt: Date) => ({ $inc: { count: 1 }, $set: { expires_at: expiresAt } });

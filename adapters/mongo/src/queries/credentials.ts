@@ -6,4 +6,7 @@ import type { FindQuery } from './types';
 export const credentialById = (id: string): Filter<CredentialDoc> => ({ _id: id });
 
 /** The account's credentials in ID (creation) order. */
-export const credentialsByAccount = (accountId: string): FindQuery<CredentialDoc> => ({ filter: { account_id: accountId }, sort: { _id: 1 } });
+export const credentialsByAccount = (accountId: string): FindQuery<CredentialDoc> => ({
+  filter: { account_id: accountId },
+  sort: { _id: 1 },
+});

@@ -12,7 +12,10 @@ export const eventById = (id: string): Filter<EventDoc> => ({ _id: id });
  * for one lead) serves the equality and the range together.
  */
 export function eventPage(q: EventStoreQuery, liveAt: Date): PageQuery<EventDoc> {
-  const id = { ...(q.after_id === undefined ? {} : { $gt: q.after_id }), ...(q.before_id === undefined ? {} : { $lt: q.before_id }) };
+  const id = {
+    ...(q.after_id === undefined ? {} : { $gt: q.after_id }),
+    ...(q.before_id === undefined ? {} : { $lt: q.before_id }),
+  };
   const start = { ...(q.start === undefined ? {} : { $gte: q.start }), ...(q.end === undefined ? {} : { $lt: q.end }) };
   return {
     filter: {

@@ -9,9 +9,16 @@ export const exportById = (id: string): Filter<ExportDoc> => ({ _id: id });
 
 /** One page of the account's unexpired exports, newest (highest ID) first (`exports_account_id`). */
 export function exportPage(q: ExportListQuery): PageQuery<ExportDoc> {
-  const id = { ...(q.before_id === undefined ? {} : { $lt: q.before_id }), ...(q.after_id === undefined ? {} : { $gt: q.after_id }) };
+  const id = {
+    ...(q.before_id === undefined ? {} : { $lt: q.before_id }),
+    ...(q.after_id === undefined ? {} : { $gt: q.after_id }),
+  };
   return {
-    filter: { account_id: q.account_id, expires_at: { $gt: toDate(q.live_at) }, ...(Object.keys(id).length > 0 ? { _id: id } : {}) },
+    filter: {
+      account_id: q.account_id,
+      expires_at: { $gt: toDate(q.live_at) },
+      ...(Object.keys(id).length > 0 ? { _id: id } : {}),
+    },
     sort: { _id: -1 },
     limit: pageSize(q.limit),
   };

@@ -6,10 +6,16 @@ import type { FindQuery } from './types';
 export const flowById = (id: string): Filter<FlowDoc> => ({ _id: id });
 
 /** The account's flows, oldest first: IDs grow with creation time. */
-export const flowsByAccount = (accountId: string): FindQuery<FlowDoc> => ({ filter: { account_id: accountId }, sort: { _id: 1 } });
+export const flowsByAccount = (accountId: string): FindQuery<FlowDoc> => ({
+  filter: { account_id: accountId },
+  sort: { _id: 1 },
+});
 
 /** The flow only while it is at `expectedVersion`: of two updates from one version, one matches. */
-export const flowAtVersion = (id: string, expectedVersion: number): Filter<FlowDoc> => ({ _id: id, version: expectedVersion });
+export const flowAtVersion = (id: string, expectedVersion: number): Filter<FlowDoc> => ({
+  _id: id,
+  version: expectedVersion,
+});
 
 /** The lead with this ID (the primary index). */
 export const leadById = (id: string): Filter<LeadDoc> => ({ _id: id });

@@ -7,7 +7,12 @@ export interface IdempotencyDoc extends Omit<IdempotencyRecord, keyof Idempotenc
 }
 
 // Field order of `_id` is part of its identity in MongoDB: always build it here.
-const idOf = (s: IdempotencyScope): IdempotencyDoc['_id'] => ({ account_id: s.account_id, flow_id: s.flow_id, source_id: s.source_id, key: s.key });
+const idOf = (s: IdempotencyScope): IdempotencyDoc['_id'] => ({
+  account_id: s.account_id,
+  flow_id: s.flow_id,
+  source_id: s.source_id,
+  key: s.key,
+});
 
 /** The record the store hands out, from its document. */
 export const toIdempotencyRecord = ({ _id, ...rest }: IdempotencyDoc): IdempotencyRecord => ({ ..._id, ...rest });
@@ -19,16 +24,24 @@ export const idempotencyKeyById = (scope: IdempotencyScope): Filter<IdempotencyD
  * The key's record only when it has expired. Used with an upsert: when a live record
  * holds the key nothing matches, and the insert meets `_id` and fails with a duplicate key.
  */
-export const expiredIdempotencyKey = (scope: IdempotencyScope, now: string): Filter<IdempotencyDoc> => ({ _id: idOf(scope), expires_at: { $lte: now } });
+export const expiredIdempotencyKey = (scope: IdempotencyScope, now: string): Filter<IdempotencyDoc> => ({
+  _id: idOf(scope),
+  expires_at: { $lte: now },
+});
 
 /** A fresh claim: the record's times and fingerprint, no answer yet. */
-export const claimIdempotencyUpdate = (record: Omit<IdempotencyRecord, keyof IdempotencyScope | 'answer'>) => ({ $set: { ...record, answer: null } });
+export const claimIdempotencyUpdate = (record: Omit<IdempotencyRecord, keyof IdempotencyScope | 'answer'>) => ({
+  $set: { ...record, answer: null },
+});
 
 /** The first request's answer, stored for retries. */
 export const answerIdempotencyUpdate = (answer: IdempotentAnswer) => ({ $set: { answer } });
 
 /** The key's record only while it has no answer: a failed first request frees it. */
-export const unansweredIdempotencyKey = (scope: IdempotencyScope): Filter<IdempotencyDoc> => ({ _id: idOf(scope), answer: null });
+export const unansweredIdempotencyKey = (scope: IdempotencyScope): Filter<IdempotencyDoc> => ({
+  _id: idOf(scope),
+  answer: null,
+});
 
 /** Records that expired before `before`. */
 export const idempotencyExpiredBefore = (before: string): Filter<IdempotencyDoc> => ({ expires_at: { $lt: before } });

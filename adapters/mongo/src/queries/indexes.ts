@@ -23,11 +23,24 @@ export const INDEXES: readonly IndexSpec[] = [
   // AccountStore.findKey, and one account per key hash.
   { collection: COLLECTIONS.apiKeys, name: 'api_keys_hash_unique', key: { hash: 1 }, unique: true },
   // EntityStore.listByOwner: equality on the owner, then the sort.
-  { collection: COLLECTIONS.entities, name: 'entities_owner_created', key: { owner_account_id: 1, created_at: 1, _id: 1 } },
+  {
+    collection: COLLECTIONS.entities,
+    name: 'entities_owner_created',
+    key: { owner_account_id: 1, created_at: 1, _id: 1 },
+  },
   // At most one alias per (account, entity).
-  { collection: COLLECTIONS.aliases, name: 'entity_aliases_account_entity_unique', key: { account_id: 1, entity_id: 1 }, unique: true },
+  {
+    collection: COLLECTIONS.aliases,
+    name: 'entity_aliases_account_entity_unique',
+    key: { account_id: 1, entity_id: 1 },
+    unique: true,
+  },
   // AliasStore.listByAccount.
-  { collection: COLLECTIONS.aliases, name: 'entity_aliases_account_created', key: { account_id: 1, created_at: 1, _id: 1 } },
+  {
+    collection: COLLECTIONS.aliases,
+    name: 'entity_aliases_account_created',
+    key: { account_id: 1, created_at: 1, _id: 1 },
+  },
   // Spool.enqueue's idempotency on (target, key), and settling an item by it.
   { collection: COLLECTIONS.spool, name: 'spool_target_key_unique', key: { target: 1, key: 1 }, unique: true },
   // Spool.lease (pending, then oldest due first), count by state and purgeDelivered.
@@ -51,7 +64,18 @@ export const INDEXES: readonly IndexSpec[] = [
   {
     collection: COLLECTIONS.rollups,
     name: 'rollups_cell_unique',
-    key: { account_id: 1, hour: 1, flow_id: 1, source_id: 1, recipient_id: 1, step_id: 1, kind: 1, outcome: 1, category: 1, stage: 1 },
+    key: {
+      account_id: 1,
+      hour: 1,
+      flow_id: 1,
+      source_id: 1,
+      recipient_id: 1,
+      step_id: 1,
+      kind: 1,
+      outcome: 1,
+      category: 1,
+      stage: 1,
+    },
     unique: true,
   },
   // RollupStore.activeAccounts.
@@ -65,12 +89,25 @@ export const INDEXES: readonly IndexSpec[] = [
   // ExportStore.list.
   { collection: COLLECTIONS.exports, name: 'exports_account_id', key: { account_id: 1, _id: 1 } },
   // JobStore.claim: pending jobs of a kind, earliest due first.
-  { collection: COLLECTIONS.jobs, name: 'jobs_claim', key: { '_id.kind': 1, state: 1, due_at: 1, enqueued_at: 1, '_id.id': 1 } },
+  {
+    collection: COLLECTIONS.jobs,
+    name: 'jobs_claim',
+    key: { '_id.kind': 1, state: 1, due_at: 1, enqueued_at: 1, '_id.id': 1 },
+  },
   // One certificate per ping token; CertificateStore.findByPingToken.
-  { collection: COLLECTIONS.certificates, name: 'certificates_ping_token_unique', key: { ping_token: 1 }, unique: true },
+  {
+    collection: COLLECTIONS.certificates,
+    name: 'certificates_ping_token_unique',
+    key: { ping_token: 1 },
+    unique: true,
+  },
   // AlertStore.listActive and accountsWithActive.
   { collection: COLLECTIONS.alerts, name: 'alerts_account_status', key: { account_id: 1, status: 1, _id: 1 } },
   { collection: COLLECTIONS.alerts, name: 'alerts_status_account', key: { status: 1, account_id: 1 } },
   // AlertStore.activity: one alert's timeline, newest first.
-  { collection: COLLECTIONS.alertActivity, name: 'alert_activity_key_at', key: { account_id: 1, key: 1, at: 1, _id: 1 } },
+  {
+    collection: COLLECTIONS.alertActivity,
+    name: 'alert_activity_key_at',
+    key: { account_id: 1, key: 1, at: 1, _id: 1 },
+  },
 ];

@@ -27,7 +27,11 @@ export const claimUpdate = (leaseId: string, leasedUntilMs: number) => ({
 });
 
 /** The job only while pending under this lease: a worker whose lease was taken over matches nothing. */
-export const heldJob = (ref: JobRef): Filter<JobDoc> => ({ _id: { kind: ref.kind, id: ref.id }, lease_id: ref.leaseId, state: 'pending' });
+export const heldJob = (ref: JobRef): Filter<JobDoc> => ({
+  _id: { kind: ref.kind, id: ref.id },
+  lease_id: ref.leaseId,
+  state: 'pending',
+});
 
 /** Moves the lease's end. */
 export const extendUpdate = (leasedUntilMs: number) => ({ $set: { leased_until: new Date(leasedUntilMs) } });

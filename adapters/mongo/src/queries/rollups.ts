@@ -5,7 +5,18 @@ import type { RollupDoc } from '../records-work';
 import type { Pipeline } from './types';
 
 /** The fields that make a cell, in the order of the unique index and of the query's sort. */
-export const ROLLUP_CELL = ['account_id', 'hour', 'flow_id', 'source_id', 'recipient_id', 'step_id', 'kind', 'outcome', 'category', 'stage'] as const;
+export const ROLLUP_CELL = [
+  'account_id',
+  'hour',
+  'flow_id',
+  'source_id',
+  'recipient_id',
+  'step_id',
+  'kind',
+  'outcome',
+  'category',
+  'stage',
+] as const;
 
 /** The cell `row` adds to: equality on every field of `rollups_cell_unique`, so the server retries a racing upsert itself. */
 export const rollupCell = (row: RollupRow): Filter<RollupDoc> => ({

@@ -5,7 +5,9 @@ import { escapeRegex } from './spool';
 import type { Pipeline } from './types';
 
 /** The index entry of one lead of one account. */
-export const searchEntry = (accountId: string, leadId: string): Filter<SearchDoc> => ({ _id: { account_id: accountId, lead_id: leadId } });
+export const searchEntry = (accountId: string, leadId: string): Filter<SearchDoc> => ({
+  _id: { account_id: accountId, lead_id: leadId },
+});
 
 /** The named sequence. */
 export const sequenceById = (name: string): Filter<SequenceDoc> => ({ _id: name });

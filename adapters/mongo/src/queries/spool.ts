@@ -20,7 +20,9 @@ export const dueSpoolItems = (nowMs: number, targetPrefix?: string): FindQuery<S
     ...pending,
     due_at: { $lte: new Date(nowMs) },
     $or: [{ leased_until: null }, { leased_until: { $lte: new Date(nowMs) } }],
-    ...(targetPrefix === undefined || targetPrefix === '' ? {} : { target: { $regex: `^${escapeRegex(targetPrefix)}` } }),
+    ...(targetPrefix === undefined || targetPrefix === ''
+      ? {}
+      : { target: { $regex: `^${escapeRegex(targetPrefix)}` } }),
   },
   sort: { due_at: 1, _id: 1 },
 });

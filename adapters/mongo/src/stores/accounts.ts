@@ -7,14 +7,18 @@ import { accountById, apiKeyByHash, apiKeysOfAccount } from '../queries';
 /** Accounts by `_id`; API keys by their hash, unique through `api_keys_hash_unique`. */
 export function accountStore(c: Pick<MongoCollections, 'accounts' | 'apiKeys'>): AccountStore {
   return {
-    insert: (account) => attempt('insert account', () => c.accounts.insertOne(accountDocument(account))).map(() => undefined),
+    insert: (account) =>
+      attempt('insert account', () => c.accounts.insertOne(accountDocument(account))).map(() => undefined),
     get: (id) =>
       attempt('get account', async () => {
         const doc = await c.accounts.findOne(accountById(id));
         return doc ? toAccount(doc) : undefined;
       }),
     update: (account) =>
-      attempt('update account', async () => (await c.accounts.replaceOne(accountById(account.id), accountDocument(account))).matchedCount > 0),
+      attempt(
+        'update account',
+        async () => (await c.accounts.replaceOne(accountById(account.id), accountDocument(account))).matchedCount > 0,
+      ),
     insertKey: (key) => attempt('insert API key', () => c.apiKeys.insertOne(apiKeyDocument(key))).map(() => undefined),
     findKey: (hash) =>
       attempt('find API key', async () => {
@@ -22,7 +26,10 @@ export function accountStore(c: Pick<MongoCollections, 'accounts' | 'apiKeys'>):
         return doc ? toApiKey(doc) : undefined;
       }),
     keysOf: (accountId) =>
-      attempt('list API keys', async () => (await c.apiKeys.find(apiKeysOfAccount(accountId)).sort({ created_at: 1, hash: 1 }).toArray()).map(toApiKey)),
-    removeKey: (hash) => attempt('remove API key', async () => (await c.apiKeys.deleteOne(apiKeyByHash(hash))).deletedCount > 0),
+      attempt('list API keys', async () =>
+        (await c.apiKeys.find(apiKeysOfAccount(accountId)).sort({ created_at: 1, hash: 1 }).toArray()).map(toApiKey),
+      ),
+    removeKey: (hash) =>
+      attempt('remove API key', async () => (await c.apiKeys.deleteOne(apiKeyByHash(hash))).deletedCount > 0),
   };
 }

@@ -27,7 +27,10 @@ type AlertCollections = Pick<MongoCollections, 'alerts' | 'alertActivity' | 'ale
  */
 export function alertStore(c: AlertCollections): AlertStore {
   return {
-    put: (alert) => attempt('put alert', () => c.alerts.replaceOne(alertByKey(alert.key), alertDocument(alert), { upsert: true })).map(() => undefined),
+    put: (alert) =>
+      attempt('put alert', () =>
+        c.alerts.replaceOne(alertByKey(alert.key), alertDocument(alert), { upsert: true }),
+      ).map(() => undefined),
     get: (key) =>
       attempt('get alert', async () => {
         const doc = await c.alerts.findOne(alertByKey(key));
@@ -40,9 +43,12 @@ export function alertStore(c: AlertCollections): AlertStore {
       }),
     accountsWithActive: () =>
       attempt('list accounts with active alerts', async () =>
-        (await c.alerts.aggregate<{ account_id: string }>(accountsWithActivePipeline()).toArray()).map((d) => d.account_id),
+        (await c.alerts.aggregate<{ account_id: string }>(accountsWithActivePipeline()).toArray()).map(
+          (d) => d.account_id,
+        ),
       ),
-    addActivity: (entry) => attempt('add alert activity', () => c.alertActivity.insertOne(activityDocument(entry))).map(() => undefined),
+    addActivity: (entry) =>
+      attempt('add alert activity', () => c.alertActivity.insertOne(activityDocument(entry))).map(() => undefined),
     activity: (q) =>
       attempt('page alert activity', async () => {
         const { filter, sort, limit } = activityPage(q);
@@ -74,6 +80,7 @@ export function alertStore(c: AlertCollections): AlertStore {
           return (await c.leases.updateOne(filter, update)).matchedCount > 0;
         }
       }),
-    releaseLease: (name, owner) => attempt('release lease', () => c.leases.deleteOne(ownedLease(name, owner))).map(() => undefined),
+    releaseLease: (name, owner) =>
+      attempt('release lease', () => c.leases.deleteOne(ownedLease(name, owner))).map(() => undefined),
   };
 }

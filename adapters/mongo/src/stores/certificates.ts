@@ -12,7 +12,10 @@ import { certificateDocument, toCertificate } from '../records-work';
  */
 export function certificateStore(c: Pick<MongoCollections, 'certificates'>): CertificateStore {
   return {
-    insert: (certificate) => attempt('insert certificate', () => c.certificates.insertOne(certificateDocument(certificate))).map(() => undefined),
+    insert: (certificate) =>
+      attempt('insert certificate', () => c.certificates.insertOne(certificateDocument(certificate))).map(
+        () => undefined,
+      ),
     get: (id) =>
       attempt('get certificate', async () => {
         const doc = await c.certificates.findOne(certificateById(id));
@@ -25,7 +28,11 @@ export function certificateStore(c: Pick<MongoCollections, 'certificates'>): Cer
       }),
     claim: (id, claim, expiresAt) =>
       attempt('claim certificate', async () => {
-        const doc = await c.certificates.findOneAndUpdate(certificateById(id), claimCertificateUpdate(claim, toDate(expiresAt)), { returnDocument: 'after' });
+        const doc = await c.certificates.findOneAndUpdate(
+          certificateById(id),
+          claimCertificateUpdate(claim, toDate(expiresAt)),
+          { returnDocument: 'after' },
+        );
         return doc ? toCertificate(doc) : undefined;
       }),
   };

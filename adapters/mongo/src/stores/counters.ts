@@ -34,7 +34,10 @@ export function counterStore(c: Pick<MongoCollections, 'counters'>): CounterStor
         }
       });
     },
-    decrement: (key) => attempt('decrement counter', () => c.counters.updateOne(counterAboveZero(key), decrementUpdate())).map(() => undefined),
+    decrement: (key) =>
+      attempt('decrement counter', () => c.counters.updateOne(counterAboveZero(key), decrementUpdate())).map(
+        () => undefined,
+      ),
     get: (key) => attempt('get counter', async () => (await c.counters.findOne(counterById(key)))?.count ?? 0),
   };
 }

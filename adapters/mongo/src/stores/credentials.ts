@@ -7,7 +7,8 @@ import { credentialDocument, toCredential } from '../records';
 /** Recipient credentials by `_id`, listed per account through `credentials_account_id`. */
 export function credentialStore(c: Pick<MongoCollections, 'credentials'>): CredentialStore {
   return {
-    insert: (credential) => attempt('insert credential', () => c.credentials.insertOne(credentialDocument(credential))).map(() => undefined),
+    insert: (credential) =>
+      attempt('insert credential', () => c.credentials.insertOne(credentialDocument(credential))).map(() => undefined),
     get: (id) =>
       attempt('get credential', async () => {
         const doc = await c.credentials.findOne(credentialById(id));

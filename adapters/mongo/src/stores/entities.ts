@@ -7,7 +7,8 @@ import { entitiesByOwner, entityById } from '../queries';
 /** Entities by `_id`, listed per owner through `entities_owner_created`. Never deleted. */
 export function entityStore(c: Pick<MongoCollections, 'entities'>): EntityStore {
   return {
-    insert: (entity) => attempt('insert entity', () => c.entities.insertOne(entityDocument(entity))).map(() => undefined),
+    insert: (entity) =>
+      attempt('insert entity', () => c.entities.insertOne(entityDocument(entity))).map(() => undefined),
     get: (id) =>
       attempt('get entity', async () => {
         const doc = await c.entities.findOne(entityById(id));
@@ -18,6 +19,9 @@ export function entityStore(c: Pick<MongoCollections, 'entities'>): EntityStore 
         const { filter, sort } = entitiesByOwner(accountId);
         return (await c.entities.find(filter).sort(sort).toArray()).map(toEntity);
       }),
-    update: (entity) => attempt('update entity', () => c.entities.replaceOne(entityById(entity.id), entityDocument(entity))).map(() => undefined),
+    update: (entity) =>
+      attempt('update entity', () => c.entities.replaceOne(entityById(entity.id), entityDocument(entity))).map(
+        () => undefined,
+      ),
   };
 }

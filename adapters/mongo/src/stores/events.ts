@@ -29,9 +29,13 @@ export function eventStore(c: Pick<MongoCollections, 'events'>): EventStore {
       attempt('find events by reference', async () => {
         const { filter, sort } = eventsByReference(q.reference, toDate(q.live_at));
         // The recipient is inside the body: `events_key_id` narrows to the few deliveries with this reference first.
-        return (await c.events.find(filter).sort(sort).toArray()).map(toEvent).filter((e) => q.recipient_id === undefined || e.recipient_id === q.recipient_id);
+        return (await c.events.find(filter).sort(sort).toArray())
+          .map(toEvent)
+          .filter((e) => q.recipient_id === undefined || e.recipient_id === q.recipient_id);
       }),
     purgeExpired: (before) =>
-      attempt('purge expired events', () => c.events.deleteMany(eventsExpiredBefore(toDate(before)))).map(({ deletedCount }) => deletedCount),
+      attempt('purge expired events', () => c.events.deleteMany(eventsExpiredBefore(toDate(before)))).map(
+        ({ deletedCount }) => deletedCount,
+      ),
   };
 }

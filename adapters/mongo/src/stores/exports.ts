@@ -10,7 +10,8 @@ import { exportDocument, toExport } from '../records';
  */
 export function exportStore(c: Pick<MongoCollections, 'exports'>): ExportStore {
   return {
-    insert: (record) => attempt('insert export', () => c.exports.insertOne(exportDocument(record))).map(() => undefined),
+    insert: (record) =>
+      attempt('insert export', () => c.exports.insertOne(exportDocument(record))).map(() => undefined),
     get: (id) =>
       attempt('get export', async () => {
         const doc = await c.exports.findOne(exportById(id));
@@ -31,6 +32,8 @@ export function exportStore(c: Pick<MongoCollections, 'exports'>): ExportStore {
         return doc ? toExport(doc) : undefined;
       }),
     addDownload: (id, entry) =>
-      attempt('add export download', () => c.exports.updateOne(exportById(id), downloadPush(entry))).map(({ matchedCount }) => matchedCount > 0),
+      attempt('add export download', () => c.exports.updateOne(exportById(id), downloadPush(entry))).map(
+        ({ matchedCount }) => matchedCount > 0,
+      ),
   };
 }

@@ -24,10 +24,16 @@ export function flowStore(c: Pick<MongoCollections, 'flows'>): FlowStore {
         return (await c.flows.find(filter).sort(sort).toArray()).map(toFlow);
       }),
     update: (flow, expectedVersion) =>
-      attempt('update flow', () => c.flows.replaceOne(flowAtVersion(flow.id, expectedVersion), flowDocument(flow))).andThen(({ matchedCount }) =>
+      attempt('update flow', () =>
+        c.flows.replaceOne(flowAtVersion(flow.id, expectedVersion), flowDocument(flow)),
+      ).andThen(({ matchedCount }) =>
         matchedCount > 0
           ? okAsync(undefined)
-          : errAsync(errors.conflict(`[leadroute] [mongo] update flow: flow ${flow.id} is not at version ${expectedVersion}.`) as StoreError),
+          : errAsync(
+              errors.conflict(
+                `[leadroute] [mongo] update flow: flow ${flow.id} is not at version ${expectedVersion}.`,
+              ) as StoreError,
+            ),
       ),
   };
 }

@@ -34,8 +34,15 @@ export function idempotencyStore(options: MongoStorageOptions): IdempotencyStore
           return { claimed: false as const, record: toIdempotencyRecord(held) };
         }
       }),
-    complete: (scope, answer) => attempt('complete idempotency key', () => keys.updateOne(idempotencyKeyById(scope), answerIdempotencyUpdate(answer))).map(() => undefined),
-    release: (scope) => attempt('release idempotency key', () => keys.deleteOne(unansweredIdempotencyKey(scope))).map(() => undefined),
-    purgeExpired: (before) => attempt('purge idempotency keys', () => keys.deleteMany(idempotencyExpiredBefore(before))).map((r) => r.deletedCount),
+    complete: (scope, answer) =>
+      attempt('complete idempotency key', () =>
+        keys.updateOne(idempotencyKeyById(scope), answerIdempotencyUpdate(answer)),
+      ).map(() => undefined),
+    release: (scope) =>
+      attempt('release idempotency key', () => keys.deleteOne(unansweredIdempotencyKey(scope))).map(() => undefined),
+    purgeExpired: (before) =>
+      attempt('purge idempotency keys', () => keys.deleteMany(idempotencyExpiredBefore(before))).map(
+        (r) => r.deletedCount,
+      ),
   };
 }

@@ -22,14 +22,24 @@ export function jobStore(c: Pick<MongoCollections, 'jobs'>, newLeaseId: () => st
     claim: (kind, nowMs, leaseMs) =>
       attempt('claim job', async () => {
         const { filter, sort } = claimableJobs(kind, nowMs);
-        const doc = await c.jobs.findOneAndUpdate(filter, claimUpdate(newLeaseId(), nowMs + leaseMs), { sort, returnDocument: 'after' });
+        const doc = await c.jobs.findOneAndUpdate(filter, claimUpdate(newLeaseId(), nowMs + leaseMs), {
+          sort,
+          returnDocument: 'after',
+        });
         return doc ? (toJob(doc) as LeasedJob) : undefined;
       }),
     extend: (ref, nowMs, leaseMs) =>
-      attempt('extend job lease', () => c.jobs.updateOne(heldJob(ref), extendUpdate(nowMs + leaseMs))).map(({ matchedCount }) => matchedCount > 0),
-    complete: (ref) => attempt('complete job', () => c.jobs.updateOne(heldJob(ref), completeUpdate())).map(({ matchedCount }) => matchedCount > 0),
+      attempt('extend job lease', () => c.jobs.updateOne(heldJob(ref), extendUpdate(nowMs + leaseMs))).map(
+        ({ matchedCount }) => matchedCount > 0,
+      ),
+    complete: (ref) =>
+      attempt('complete job', () => c.jobs.updateOne(heldJob(ref), completeUpdate())).map(
+        ({ matchedCount }) => matchedCount > 0,
+      ),
     fail: (ref, _nowMs, error, retryAt) =>
-      attempt('fail job', () => c.jobs.updateOne(heldJob(ref), failUpdate(error, retryAt))).map(({ matchedCount }) => matchedCount > 0),
+      attempt('fail job', () => c.jobs.updateOne(heldJob(ref), failUpdate(error, retryAt))).map(
+        ({ matchedCount }) => matchedCount > 0,
+      ),
     get: (kind, id) =>
       attempt('get job', async () => {
         const doc = await c.jobs.findOne(jobById(kind, id));

@@ -15,18 +15,31 @@ const SEQUENCE = 'search';
  * Transactions need a replica set or a sharded cluster; a standalone server refuses
  * them, so {@link mongoStorage} only offers this when asked (`transactions: true`).
  */
-export function leadWrites(client: Pick<MongoClient, 'startSession'>, c: Pick<MongoCollections, 'events' | 'leads' | 'rollups' | 'search' | 'sequences'>): LeadWrites {
+export function leadWrites(
+  client: Pick<MongoClient, 'startSession'>,
+  c: Pick<MongoCollections, 'events' | 'leads' | 'rollups' | 'search' | 'sequences'>,
+): LeadWrites {
   const write = async (session: ClientSession, bundle: Parameters<LeadWrites['commit']>[0]) => {
-    if (bundle.events.length > 0) await c.events.insertMany(bundle.events.map(eventDocument), { session, ordered: true });
+    if (bundle.events.length > 0)
+      await c.events.insertMany(bundle.events.map(eventDocument), { session, ordered: true });
     if (bundle.rollups.length > 0) {
-      const writes = bundle.rollups.map((row) => ({ updateOne: { filter: rollupCell(row), update: rollupIncrement(row), upsert: true } }));
+      const writes = bundle.rollups.map((row) => ({
+        updateOne: { filter: rollupCell(row), update: rollupIncrement(row), upsert: true },
+      }));
       await c.rollups.bulkWrite(writes, { session, ordered: true });
     }
     if (bundle.search) {
       const doc = bundle.search;
-      const sequence = await c.sequences.findOneAndUpdate(sequenceById(SEQUENCE), sequenceIncrement(), { upsert: true, returnDocument: 'after', session });
+      const sequence = await c.sequences.findOneAndUpdate(sequenceById(SEQUENCE), sequenceIncrement(), {
+        upsert: true,
+        returnDocument: 'after',
+        session,
+      });
       if (sequence === null) throw new Error('the search sequence came back empty');
-      await c.search.replaceOne(searchEntry(doc.account_id, doc.lead_id), searchDocument(doc, sequence.value), { upsert: true, session });
+      await c.search.replaceOne(searchEntry(doc.account_id, doc.lead_id), searchDocument(doc, sequence.value), {
+        upsert: true,
+        session,
+      });
     }
     if (bundle.lead) await c.leads.insertOne(leadDocument(bundle.lead), { session });
   };

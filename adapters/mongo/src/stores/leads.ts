@@ -18,10 +18,17 @@ export function leadStore(c: Pick<MongoCollections, 'leads'>): LeadStore {
         const doc = await c.leads.findOne(leadById(id));
         return doc ? toLead(doc) : undefined;
       }),
-    setLatestEvent: (id, eventId) => attempt('set latest event', () => c.leads.updateOne(leadById(id), latestEventUpdate(eventId))).map(() => undefined),
+    setLatestEvent: (id, eventId) =>
+      attempt('set latest event', () => c.leads.updateOne(leadById(id), latestEventUpdate(eventId))).map(
+        () => undefined,
+      ),
     markReturned: (id, at) =>
-      attempt('mark lead returned', () => c.leads.updateOne(unreturnedLead(id), returnedUpdate(toDate(at)))).map(({ matchedCount }) => matchedCount > 0),
+      attempt('mark lead returned', () => c.leads.updateOne(unreturnedLead(id), returnedUpdate(toDate(at)))).map(
+        ({ matchedCount }) => matchedCount > 0,
+      ),
     purgeExpired: (before) =>
-      attempt('purge expired leads', () => c.leads.deleteMany(leadsExpiredBefore(toDate(before)))).map(({ deletedCount }) => deletedCount),
+      attempt('purge expired leads', () => c.leads.deleteMany(leadsExpiredBefore(toDate(before)))).map(
+        ({ deletedCount }) => deletedCount,
+      ),
   };
 }

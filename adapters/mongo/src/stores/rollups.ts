@@ -27,7 +27,9 @@ export function rollupStore(c: Pick<MongoCollections, 'rollups'>): RollupStore {
   return {
     add: (rows) =>
       attempt('add rollups', async () => {
-        let writes = rows.map((row) => ({ updateOne: { filter: rollupCell(row), update: rollupIncrement(row), upsert: true } }));
+        let writes = rows.map((row) => ({
+          updateOne: { filter: rollupCell(row), update: rollupIncrement(row), upsert: true },
+        }));
         for (let races = 0; writes.length > 0; races++) {
           try {
             await c.rollups.bulkWrite(writes, { ordered: true });
@@ -39,10 +41,15 @@ export function rollupStore(c: Pick<MongoCollections, 'rollups'>): RollupStore {
           }
         }
       }),
-    query: (q) => attempt('query rollups', async () => (await c.rollups.aggregate<RollupDoc>(rollupPipeline(q)).toArray()).map(toRollupRow)),
+    query: (q) =>
+      attempt('query rollups', async () =>
+        (await c.rollups.aggregate<RollupDoc>(rollupPipeline(q)).toArray()).map(toRollupRow),
+      ),
     activeAccounts: (from, to) =>
       attempt('list active accounts', async () =>
-        (await c.rollups.aggregate<{ account_id: string }>(activeAccountsPipeline(from, to)).toArray()).map((d) => d.account_id),
+        (await c.rollups.aggregate<{ account_id: string }>(activeAccountsPipeline(from, to)).toArray()).map(
+          (d) => d.account_id,
+        ),
       ),
   };
 }

@@ -26,9 +26,14 @@ export function searchIndex(c: Pick<MongoCollections, 'search' | 'sequences'>): 
   return {
     index: (doc) =>
       attempt('index lead for search', async () => {
-        const sequence = await c.sequences.findOneAndUpdate(sequenceById(SEQUENCE), sequenceIncrement(), { upsert: true, returnDocument: 'after' });
+        const sequence = await c.sequences.findOneAndUpdate(sequenceById(SEQUENCE), sequenceIncrement(), {
+          upsert: true,
+          returnDocument: 'after',
+        });
         if (sequence === null) throw new Error('the search sequence came back empty');
-        await c.search.replaceOne(searchEntry(doc.account_id, doc.lead_id), searchDocument(doc, sequence.value), { upsert: true });
+        await c.search.replaceOne(searchEntry(doc.account_id, doc.lead_id), searchDocument(doc, sequence.value), {
+          upsert: true,
+        });
       }),
     search: (q) =>
       attempt('search leads', async () => {
@@ -39,6 +44,8 @@ export function searchIndex(c: Pick<MongoCollections, 'search' | 'sequences'>): 
         };
       }),
     purgeExpired: (before) =>
-      attempt('purge expired search documents', () => c.search.deleteMany(searchExpiredBefore(toDate(before)))).map(({ deletedCount }) => deletedCount),
+      attempt('purge expired search documents', () => c.search.deleteMany(searchExpiredBefore(toDate(before)))).map(
+        ({ deletedCount }) => deletedCount,
+      ),
   };
 }

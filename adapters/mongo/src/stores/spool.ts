@@ -55,7 +55,10 @@ export function mongoSpool(options: MongoSpoolOptions): Spool {
         const limit = Math.max(0, Math.floor(opts.limit));
         const leased: LeasedSpoolItem[] = [];
         while (leased.length < limit) {
-          const doc = await spool.findOneAndUpdate(filter, leaseUpdate(newLeaseId(), nowMs + opts.leaseMs), { sort, returnDocument: 'after' });
+          const doc = await spool.findOneAndUpdate(filter, leaseUpdate(newLeaseId(), nowMs + opts.leaseMs), {
+            sort,
+            returnDocument: 'after',
+          });
           if (doc === null) break;
           leased.push(toLeasedSpoolItem(doc));
         }
@@ -72,7 +75,8 @@ export function mongoSpool(options: MongoSpoolOptions): Spool {
         .map(({ matchedCount }) => ({ rescheduled: matchedCount > 0 }))
         .mapErr(asSpoolError),
 
-    count: (filter) => attempt('count spool items', () => spool.countDocuments(spoolCount(filter))).mapErr(asSpoolError),
+    count: (filter) =>
+      attempt('count spool items', () => spool.countDocuments(spoolCount(filter))).mapErr(asSpoolError),
 
     purgeDelivered: (beforeMs) =>
       attempt('purge delivered spool items', () => spool.deleteMany(deliveredBefore(beforeMs)))

@@ -6,7 +6,10 @@ import type { WriteKind } from './writer';
 /** A kind writing numbers, one statement for any number of them. */
 const numbers: WriteKind<number, string> = {
   what: 'insert number',
-  plan: (inputs) => ({ statements: [{ text: `INSERT ${inputs.join(',')}`, values: [...inputs] }], answers: () => inputs.map((n) => `stored ${n}`) }),
+  plan: (inputs) => ({
+    statements: [{ text: `INSERT ${inputs.join(',')}`, values: [...inputs] }],
+    answers: () => inputs.map((n) => `stored ${n}`),
+  }),
 };
 
 /** A pool whose one client answers each statement as `answer` says, recording what was sent and how clients came back. */
@@ -20,7 +23,8 @@ function fakePool(answer: (text: string) => Promise<unknown>) {
   return { pool: { connect: async () => client } as unknown as Pool, sent, released };
 }
 
-const refused = (code: string): pg.DatabaseError => Object.assign(new pg.DatabaseError('refused', 0, 'error'), { code });
+const refused = (code: string): pg.DatabaseError =>
+  Object.assign(new pg.DatabaseError('refused', 0, 'error'), { code });
 
 describe('group commit when the database fails', () => {
   it('writes a refused batch again one by one, so only the bad write fails', async () => {
@@ -47,7 +51,8 @@ describe('group commit when the database fails', () => {
       // #18.10: a lost connection is retryable for the client (503 with Retry-After), though not by the group commit.
       expect(error).toMatchObject({
         type: 'StorageUnavailable',
-        message: '[leadroute] [postgres] insert number failed: the database is unavailable (Connection terminated unexpectedly).',
+        message:
+          '[leadroute] [postgres] insert number failed: the database is unavailable (Connection terminated unexpectedly).',
         cause: lost,
       });
     }
@@ -65,7 +70,8 @@ describe('group commit when the database fails', () => {
     const writer = groupCommit(pool);
     const results = await Promise.all([writer.write(numbers, 1), writer.write(other, 2), writer.write(numbers, 3)]);
     expect(sent).toEqual(['BEGIN', 'INSERT 1,3']);
-    for (const result of results) expect(result._unsafeUnwrapErr()).toMatchObject({ type: 'StorageUnavailable', cause: timeout });
+    for (const result of results)
+      expect(result._unsafeUnwrapErr()).toMatchObject({ type: 'StorageUnavailable', cause: timeout });
   });
 
   it('rolls a refused transaction back and keeps its connection, then writes one by one', async () => {

@@ -115,7 +115,11 @@ describe.skipIf(!available)('postgres group commit', () => {
   it('answers true to exactly one of many concurrent first sightings of a source', async () => {
     const account = anAccount();
     const source = freshId();
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => storage.alerts.markSourceSeen(account.id, source, `2026-01-01T00:00:${String(i).padStart(2, '0')}.000Z`)));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        storage.alerts.markSourceSeen(account.id, source, `2026-01-01T00:00:${String(i).padStart(2, '0')}.000Z`),
+      ),
+    );
     expect(results.map((r) => r._unsafeUnwrap()).filter(Boolean)).toHaveLength(1);
     expect(results[0]?._unsafeUnwrap()).toBe(true);
   });
@@ -127,7 +131,11 @@ describe.skipIf(!available)('postgres group commit', () => {
     (await storage.entities.insert(entity))._unsafeUnwrap();
     (await storage.entities.insert(other))._unsafeUnwrap();
     const before = counting.statements();
-    const got = await Promise.all([...Array.from({ length: 6 }, () => storage.entities.get(entity.id)), storage.entities.get(other.id), storage.entities.get(freshId())]);
+    const got = await Promise.all([
+      ...Array.from({ length: 6 }, () => storage.entities.get(entity.id)),
+      storage.entities.get(other.id),
+      storage.entities.get(freshId()),
+    ]);
     expect(counting.statements() - before).toBe(1);
     const [first, second] = got.map((r) => r._unsafeUnwrap());
     expect(first).toEqual(entity);

@@ -35,7 +35,8 @@ type Outcome = { ok: true; results: QueryResult[] } | { ok: false; error: unknow
  */
 const IN_DOUBT = new Set(['08', '57', '58', 'XX']);
 
-const refusedWhole = (error: unknown): boolean => error instanceof pg.DatabaseError && !IN_DOUBT.has((error.code ?? 'XX').slice(0, 2));
+const refusedWhole = (error: unknown): boolean =>
+  error instanceof pg.DatabaseError && !IN_DOUBT.has((error.code ?? 'XX').slice(0, 2));
 
 /**
  * Sends statements on one connection: alone when there is one (it commits by itself),
@@ -65,7 +66,11 @@ async function execute(pool: Pool, statements: readonly Statement[]): Promise<Ou
   } catch (error) {
     const refused = refusedWhole(error);
     if (!refused) client.release(error instanceof Error ? error : true);
-    else if (transaction && !committing) await client.query('ROLLBACK').then(() => client.release(), (e: Error) => client.release(e));
+    else if (transaction && !committing)
+      await client.query('ROLLBACK').then(
+        () => client.release(),
+        (e: Error) => client.release(e),
+      );
     else client.release();
     return { ok: false, error, retryable: refused || !committing };
   }
@@ -101,14 +106,20 @@ export function groupCommit(pool: Pool, options: GroupCommitOptions = {}): Write
     const groups = [...byKind.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, items]) => items);
     let plans: { items: Pending[]; plan: Plan<unknown> }[];
     try {
-      plans = groups.map((items) => ({ items, plan: (items[0] as Pending).kind.plan(items.map((item) => item.input)) }));
+      plans = groups.map((items) => ({
+        items,
+        plan: (items[0] as Pending).kind.plan(items.map((item) => item.input)),
+      }));
     } catch (error) {
       // A write that cannot even be turned into SQL (a value JSON refuses): find whose, one by one.
       if (batch.length === 1) return fail(batch, error);
       for (const item of batch) await run([item]);
       return;
     }
-    const outcome = await execute(pool, plans.flatMap(({ plan }) => plan.statements));
+    const outcome = await execute(
+      pool,
+      plans.flatMap(({ plan }) => plan.statements),
+    );
     if (outcome.ok) {
       let at = 0;
       const alone: Pending[] = [];

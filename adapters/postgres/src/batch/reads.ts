@@ -62,7 +62,14 @@ export function batchedReader(db: Queryable): Reader {
       rows = (await db.query(statement.text, statement.values as unknown[])).rows;
     } catch (error) {
       if (ids.length > 1) {
-        await Promise.all(ids.map((id) => lookUp(kind, batch.filter((w) => asStored(w.id) === id))));
+        await Promise.all(
+          ids.map((id) =>
+            lookUp(
+              kind,
+              batch.filter((w) => asStored(w.id) === id),
+            ),
+          ),
+        );
         return;
       }
       for (const w of batch) w.settle(err(toStoreError(kind.what, error)));

@@ -55,7 +55,8 @@ async function writeAlone<Out>(db: Queryable, plan: Plan<Out>): Promise<Out> {
 /** A writer making each write on its own, straight away: a store used on a `pg.Client` or without a pool. */
 export function directWriter(db: Queryable): Writer {
   return {
-    write: <In, Out>(kind: WriteKind<In, Out>, input: In) => attempt(kind.what, () => writeAlone(db, kind.plan([input]))),
+    write: <In, Out>(kind: WriteKind<In, Out>, input: In) =>
+      attempt(kind.what, () => writeAlone(db, kind.plan([input]))),
   };
 }
 

@@ -49,35 +49,49 @@ export function accountStore(db: Queryable, schema: string, reader: Reader = dir
   const keys = qualified(schema, 'api_keys');
   const byId: ReadKind<AccountRow> = {
     what: 'get account',
-    statement: (ids) => ({ text: `SELECT id, name, plan, time_zone, staff, notification_email, created_at FROM ${accounts} WHERE id = ANY($1::text[])`, values: [ids] }),
+    statement: (ids) => ({
+      text: `SELECT id, name, plan, time_zone, staff, notification_email, created_at FROM ${accounts} WHERE id = ANY($1::text[])`,
+      values: [ids],
+    }),
     id: (row) => row.id,
   };
   return {
     insert: (a) =>
-      query(db, 'insert account', `INSERT INTO ${accounts} (id, name, plan, time_zone, staff, notification_email, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-        ...columns(a),
-        a.created_at,
-      ]).map(() => undefined),
+      query(
+        db,
+        'insert account',
+        `INSERT INTO ${accounts} (id, name, plan, time_zone, staff, notification_email, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [...columns(a), a.created_at],
+      ).map(() => undefined),
     get: (id) => reader.get(byId, id).map((row) => (row ? toAccount(row) : undefined)),
     update: (a) =>
-      query(db, 'update account', `UPDATE ${accounts} SET name = $2, plan = $3, time_zone = $4, staff = $5, notification_email = $6 WHERE id = $1`, columns(a)).map(
+      query(
+        db,
+        'update account',
+        `UPDATE ${accounts} SET name = $2, plan = $3, time_zone = $4, staff = $5, notification_email = $6 WHERE id = $1`,
+        columns(a),
+      ).map(({ rowCount }) => (rowCount ?? 0) > 0),
+    insertKey: (k) =>
+      query(
+        db,
+        'insert API key',
+        `INSERT INTO ${keys} (hash, account_id, "user", created_at) VALUES ($1, $2, $3::jsonb, $4)`,
+        [k.hash, k.account_id, toJsonb(k.user), k.created_at],
+      ).map(() => undefined),
+    findKey: (hash) =>
+      query<ApiKeyRow>(db, 'find API key', `SELECT hash, account_id, "user", created_at FROM ${keys} WHERE hash = $1`, [
+        hash,
+      ]).map(({ rows: [row] }) => (row ? toApiKey(row) : undefined)),
+    keysOf: (accountId) =>
+      query<ApiKeyRow>(
+        db,
+        'list API keys',
+        `SELECT hash, account_id, "user", created_at FROM ${keys} WHERE account_id = $1 ORDER BY created_at, hash`,
+        [accountId],
+      ).map(({ rows }) => rows.map(toApiKey)),
+    removeKey: (hash) =>
+      query(db, 'remove API key', `DELETE FROM ${keys} WHERE hash = $1`, [hash]).map(
         ({ rowCount }) => (rowCount ?? 0) > 0,
       ),
-    insertKey: (k) =>
-      query(db, 'insert API key', `INSERT INTO ${keys} (hash, account_id, "user", created_at) VALUES ($1, $2, $3::jsonb, $4)`, [
-        k.hash,
-        k.account_id,
-        toJsonb(k.user),
-        k.created_at,
-      ]).map(() => undefined),
-    findKey: (hash) =>
-      query<ApiKeyRow>(db, 'find API key', `SELECT hash, account_id, "user", created_at FROM ${keys} WHERE hash = $1`, [hash]).map(
-        ({ rows: [row] }) => (row ? toApiKey(row) : undefined),
-      ),
-    keysOf: (accountId) =>
-      query<ApiKeyRow>(db, 'list API keys', `SELECT hash, account_id, "user", created_at FROM ${keys} WHERE account_id = $1 ORDER BY created_at, hash`, [accountId]).map(
-        ({ rows }) => rows.map(toApiKey),
-      ),
-    removeKey: (hash) => query(db, 'remove API key', `DELETE FROM ${keys} WHERE hash = $1`, [hash]).map(({ rowCount }) => (rowCount ?? 0) > 0),
   };
 }

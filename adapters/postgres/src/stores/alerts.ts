@@ -34,7 +34,11 @@ const markSourcesSeen = (table: string): WriteKind<Sighting, boolean> => ({
         },
       ],
       answers: (results) => {
-        const landed = new Set((results[0]?.rows ?? []).map((row: { account_id: string; source_id: string }) => key(row.account_id, row.source_id)));
+        const landed = new Set(
+          (results[0]?.rows ?? []).map((row: { account_id: string; source_id: string }) =>
+            key(row.account_id, row.source_id),
+          ),
+        );
         return sightings.map((s, index) => {
           const k = key(s.accountId, s.sourceId);
           return first.get(k) === index && landed.has(k);
@@ -69,17 +73,22 @@ export function alertStore(db: Queryable, schema: string, writer: Writer = direc
         [alert.key, alert.account_id, alert.status, toJsonb(alert)],
       ).map(() => undefined),
     get: (key) =>
-      query<{ alert: StoredAlert | string }>(db, 'get alert', `SELECT alert FROM ${alerts} WHERE key = $1`, [key]).map(({ rows: [row] }) =>
-        row ? fromJsonb(row.alert) : undefined,
+      query<{ alert: StoredAlert | string }>(db, 'get alert', `SELECT alert FROM ${alerts} WHERE key = $1`, [key]).map(
+        ({ rows: [row] }) => (row ? fromJsonb(row.alert) : undefined),
       ),
     listActive: (accountId) =>
-      query<{ alert: StoredAlert | string }>(db, 'list active alerts', `SELECT alert FROM ${alerts} WHERE account_id = $1 AND status = 'active' ORDER BY key`, [
-        accountId,
-      ]).map(({ rows }) => rows.map((row) => fromJsonb(row.alert))),
+      query<{ alert: StoredAlert | string }>(
+        db,
+        'list active alerts',
+        `SELECT alert FROM ${alerts} WHERE account_id = $1 AND status = 'active' ORDER BY key`,
+        [accountId],
+      ).map(({ rows }) => rows.map((row) => fromJsonb(row.alert))),
     accountsWithActive: () =>
-      query<{ account_id: string }>(db, 'list accounts with active alerts', `SELECT DISTINCT account_id FROM ${alerts} WHERE status = 'active' ORDER BY account_id`).map(
-        ({ rows }) => rows.map((row) => row.account_id),
-      ),
+      query<{ account_id: string }>(
+        db,
+        'list accounts with active alerts',
+        `SELECT DISTINCT account_id FROM ${alerts} WHERE status = 'active' ORDER BY account_id`,
+      ).map(({ rows }) => rows.map((row) => row.account_id)),
     addActivity: (e) =>
       query(
         db,
@@ -96,7 +105,9 @@ export function alertStore(db: Queryable, schema: string, writer: Writer = direc
       if (q.before) {
         const at = param(q.before.at);
         // Strictly older: an earlier time, or the same time and a smaller ID when the cursor names one.
-        where.push(q.before.id === undefined ? `at < ${at}` : `(at < ${at} OR (at = ${at} AND id < ${param(q.before.id)}))`);
+        where.push(
+          q.before.id === undefined ? `at < ${at}` : `(at < ${at} OR (at = ${at} AND id < ${param(q.before.id)}))`,
+        );
       }
       return query<{ entry: StoredActivity | string }>(
         db,
@@ -106,9 +117,12 @@ export function alertStore(db: Queryable, schema: string, writer: Writer = direc
       ).map(({ rows }) => rows.map((row) => fromJsonb(row.entry)));
     },
     getSettings: (scope) =>
-      query<{ overrides: Record<string, unknown> | string }>(db, 'get alert settings', `SELECT overrides FROM ${settings} WHERE scope = $1`, [scope]).map(
-        ({ rows: [row] }) => (row ? fromJsonb(row.overrides) : undefined),
-      ),
+      query<{ overrides: Record<string, unknown> | string }>(
+        db,
+        'get alert settings',
+        `SELECT overrides FROM ${settings} WHERE scope = $1`,
+        [scope],
+      ).map(({ rows: [row] }) => (row ? fromJsonb(row.overrides) : undefined)),
     setSettings: (scope, overrides) =>
       query(
         db,
@@ -127,6 +141,8 @@ export function alertStore(db: Queryable, schema: string, writer: Writer = direc
         [name, owner, now, until],
       ).map(({ rowCount }) => rowCount > 0),
     releaseLease: (name, owner) =>
-      query(db, 'release lease', `DELETE FROM ${leases} WHERE name = $1 AND owner = $2`, [name, owner]).map(() => undefined),
+      query(db, 'release lease', `DELETE FROM ${leases} WHERE name = $1 AND owner = $2`, [name, owner]).map(
+        () => undefined,
+      ),
   };
 }

@@ -27,16 +27,22 @@ export function certificateStore(db: Queryable, schema: string): CertificateStor
   return {
     insert: (c) => {
       const { expires_at, claims, ...certificate } = c;
-      return query(db, 'insert certificate', `INSERT INTO ${table} (id, ping_token, expires_at, claims, certificate) VALUES ($1, $2, $3, $4::jsonb, $5::jsonb)`, [
-        c.id,
-        c.ping_token,
-        expires_at,
-        toJsonbArray(claims),
-        toJsonb(certificate),
-      ]).map(() => undefined);
+      return query(
+        db,
+        'insert certificate',
+        `INSERT INTO ${table} (id, ping_token, expires_at, claims, certificate) VALUES ($1, $2, $3, $4::jsonb, $5::jsonb)`,
+        [c.id, c.ping_token, expires_at, toJsonbArray(claims), toJsonb(certificate)],
+      ).map(() => undefined);
     },
-    get: (id) => query<CertificateRow>(db, 'get certificate', `SELECT ${COLUMNS} FROM ${table} WHERE id = $1`, [id]).map(one),
-    findByPingToken: (token) => query<CertificateRow>(db, 'find certificate by ping token', `SELECT ${COLUMNS} FROM ${table} WHERE ping_token = $1`, [token]).map(one),
+    get: (id) =>
+      query<CertificateRow>(db, 'get certificate', `SELECT ${COLUMNS} FROM ${table} WHERE id = $1`, [id]).map(one),
+    findByPingToken: (token) =>
+      query<CertificateRow>(
+        db,
+        'find certificate by ping token',
+        `SELECT ${COLUMNS} FROM ${table} WHERE ping_token = $1`,
+        [token],
+      ).map(one),
     claim: (id, claim, expiresAt) =>
       query<CertificateRow>(
         db,

@@ -84,9 +84,13 @@ export function counterStore(db: Queryable, schema: string, writer: Writer = dir
   return {
     tryIncrement: (key, maximum, expiresAt) => writer.write(increment, { key, maximum, expiresAt }),
     decrement: (key) =>
-      query(db, 'decrement counter', `UPDATE ${table} SET count = count - 1 WHERE key = $1 AND count > 0`, [key]).map(() => undefined),
+      query(db, 'decrement counter', `UPDATE ${table} SET count = count - 1 WHERE key = $1 AND count > 0`, [key]).map(
+        () => undefined,
+      ),
     get: (key) =>
-      query<{ count: number }>(db, 'get counter', `SELECT count FROM ${table} WHERE key = $1`, [key]).map(({ rows: [row] }) => row?.count ?? 0),
+      query<{ count: number }>(db, 'get counter', `SELECT count FROM ${table} WHERE key = $1`, [key]).map(
+        ({ rows: [row] }) => row?.count ?? 0,
+      ),
   };
 }
 
@@ -96,5 +100,7 @@ export function counterStore(db: Queryable, schema: string, writer: Writer = dir
  * the host's job runner calls this beside `service.events.purgeExpired()`.
  */
 export function purgeExpiredCounters(db: Queryable, schema: string, before: string): ResultAsync<number, StoreError> {
-  return query(db, 'purge expired counters', `DELETE FROM ${qualified(schema, 'counters')} WHERE expires_at < $1`, [before]).map(({ rowCount }) => rowCount);
+  return query(db, 'purge expired counters', `DELETE FROM ${qualified(schema, 'counters')} WHERE expires_at < $1`, [
+    before,
+  ]).map(({ rowCount }) => rowCount);
 }

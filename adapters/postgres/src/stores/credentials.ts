@@ -2,11 +2,18 @@ import type { CredentialRecord, CredentialStore } from '@leadroute/core';
 import { type Queryable, query } from '../query';
 import { iso, qualified } from '../sql';
 
-type CredentialRow = Omit<CredentialRecord, 'created_at' | 'updated_at'> & { created_at: Date | string; updated_at: Date | string };
+type CredentialRow = Omit<CredentialRecord, 'created_at' | 'updated_at'> & {
+  created_at: Date | string;
+  updated_at: Date | string;
+};
 
 const COLUMNS = 'id, account_id, name, type, package, username, password, created_at, updated_at';
 
-const toCredential = (row: CredentialRow): CredentialRecord => ({ ...row, created_at: iso(row.created_at), updated_at: iso(row.updated_at) });
+const toCredential = (row: CredentialRow): CredentialRecord => ({
+  ...row,
+  created_at: iso(row.created_at),
+  updated_at: iso(row.updated_at),
+});
 
 /** Recipient credentials. The password is stored as given: treat the table as holding secrets. */
 export function credentialStore(db: Queryable, schema: string): CredentialStore {
@@ -25,10 +32,15 @@ export function credentialStore(db: Queryable, schema: string): CredentialStore 
         c.updated_at,
       ]).map(() => undefined),
     get: (id) =>
-      query<CredentialRow>(db, 'get credential', `SELECT ${COLUMNS} FROM ${table} WHERE id = $1`, [id]).map(({ rows: [row] }) => (row ? toCredential(row) : undefined)),
-    listByAccount: (accountId) =>
-      query<CredentialRow>(db, 'list credentials', `SELECT ${COLUMNS} FROM ${table} WHERE account_id = $1 ORDER BY id`, [accountId]).map(({ rows }) =>
-        rows.map(toCredential),
+      query<CredentialRow>(db, 'get credential', `SELECT ${COLUMNS} FROM ${table} WHERE id = $1`, [id]).map(
+        ({ rows: [row] }) => (row ? toCredential(row) : undefined),
       ),
+    listByAccount: (accountId) =>
+      query<CredentialRow>(
+        db,
+        'list credentials',
+        `SELECT ${COLUMNS} FROM ${table} WHERE account_id = $1 ORDER BY id`,
+        [accountId],
+      ).map(({ rows }) => rows.map(toCredential)),
   };
 }

@@ -4,7 +4,10 @@ import { type Queryable, query } from '../query';
 import { iso, isoOrNull, placeholders, qualified } from '../sql';
 
 /** An `entities` row as `pg` returns it: timestamptz as Date, text[] as string[]. */
-type EntityRow = Omit<EntityRecord, 'flow_ids' | 'module_ids' | 'created_at' | 'updated_at' | 'invitation_expires_at'> & {
+type EntityRow = Omit<
+  EntityRecord,
+  'flow_ids' | 'module_ids' | 'created_at' | 'updated_at' | 'invitation_expires_at'
+> & {
   flow_ids: string[];
   module_ids: string[];
   invitation_expires_at: Date | string | null;
@@ -41,7 +44,8 @@ const COLUMNS = [
   'updated_at',
 ] as const satisfies readonly (keyof EntityRecord)[];
 
-const values = (e: EntityRecord): unknown[] => COLUMNS.map((column) => (Array.isArray(e[column]) ? [...(e[column] as string[])] : e[column]));
+const values = (e: EntityRecord): unknown[] =>
+  COLUMNS.map((column) => (Array.isArray(e[column]) ? [...(e[column] as string[])] : e[column]));
 
 const toEntity = (row: EntityRow): EntityRecord => ({
   ...row,
@@ -69,14 +73,20 @@ export function entityStore(db: Queryable, schema: string, reader: Reader = dire
     .join(', ');
   return {
     insert: (entity) =>
-      query(db, 'insert entity', `INSERT INTO ${table} (${COLUMNS.join(', ')}) VALUES (${placeholders(COLUMNS.length)})`, values(entity)).map(
-        () => undefined,
-      ),
+      query(
+        db,
+        'insert entity',
+        `INSERT INTO ${table} (${COLUMNS.join(', ')}) VALUES (${placeholders(COLUMNS.length)})`,
+        values(entity),
+      ).map(() => undefined),
     get: (id) => reader.get(byId, id).map((row) => (row ? toEntity(row) : undefined)),
     listByOwner: (accountId) =>
-      query<EntityRow>(db, 'list entities', `${select} WHERE owner_account_id = $1 ORDER BY created_at, id`, [accountId]).map(({ rows }) =>
-        rows.map(toEntity),
+      query<EntityRow>(db, 'list entities', `${select} WHERE owner_account_id = $1 ORDER BY created_at, id`, [
+        accountId,
+      ]).map(({ rows }) => rows.map(toEntity)),
+    update: (entity) =>
+      query(db, 'update entity', `UPDATE ${table} SET ${assignments} WHERE id = $1`, values(entity)).map(
+        () => undefined,
       ),
-    update: (entity) => query(db, 'update entity', `UPDATE ${table} SET ${assignments} WHERE id = $1`, values(entity)).map(() => undefined),
   };
 }

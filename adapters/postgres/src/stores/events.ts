@@ -44,7 +44,17 @@ export const insertEvents = (table: string): WriteKind<StoredEvent, undefined> =
     statements: [
       {
         text: `INSERT INTO ${table} (${INSERTED.join(', ')}) VALUES ${valuesList(events.length, CASTS)}`,
-        values: events.flatMap((e) => [e.id, e.account_id, e.type, e.start_timestamp, e.lead_id, e.flow_id, e.key ? keyColumn(e.key) : null, e.expires_at, toJsonb(e)]),
+        values: events.flatMap((e) => [
+          e.id,
+          e.account_id,
+          e.type,
+          e.start_timestamp,
+          e.lead_id,
+          e.flow_id,
+          e.key ? keyColumn(e.key) : null,
+          e.expires_at,
+          toJsonb(e),
+        ]),
       },
     ],
     answers: () => events.map(() => undefined),
@@ -63,7 +73,10 @@ export function eventStore(db: Queryable, schema: string, writer: Writer = direc
   const insert = insertEvents(table);
   return {
     insert: (e) => writer.write(insert, e),
-    get: (id) => query<EventRow>(db, 'get event', `SELECT body FROM ${table} WHERE id = $1`, [id]).map(({ rows: [row] }) => (row ? toEvent(row) : undefined)),
+    get: (id) =>
+      query<EventRow>(db, 'get event', `SELECT body FROM ${table} WHERE id = $1`, [id]).map(({ rows: [row] }) =>
+        row ? toEvent(row) : undefined,
+      ),
     query: (q) => {
       const { where, values } = eventFilter(q);
       values.push(Math.max(0, Math.floor(q.limit)));
@@ -76,10 +89,20 @@ export function eventStore(db: Queryable, schema: string, writer: Writer = direc
     },
     // The key index narrows to the few deliveries the recipient answered with this reference; the recipient is checked on the body.
     findByReference: (q) =>
-      query<EventRow>(db, 'find events by reference', `SELECT body FROM ${table} WHERE key = $1 AND expires_at > $2`, [keyColumn(q.reference), q.live_at]).map(({ rows }) =>
-        rows.map(toEvent).filter((event) => event.key === q.reference && (q.recipient_id === undefined || event.recipient_id === q.recipient_id)),
+      query<EventRow>(db, 'find events by reference', `SELECT body FROM ${table} WHERE key = $1 AND expires_at > $2`, [
+        keyColumn(q.reference),
+        q.live_at,
+      ]).map(({ rows }) =>
+        rows
+          .map(toEvent)
+          .filter(
+            (event) =>
+              event.key === q.reference && (q.recipient_id === undefined || event.recipient_id === q.recipient_id),
+          ),
       ),
     purgeExpired: (before) =>
-      query(db, 'purge expired events', `DELETE FROM ${table} WHERE expires_at < $1`, [before]).map(({ rowCount }) => rowCount),
+      query(db, 'purge expired events', `DELETE FROM ${table} WHERE expires_at < $1`, [before]).map(
+        ({ rowCount }) => rowCount,
+      ),
   };
 }

@@ -3,7 +3,14 @@ import { type Queryable, query } from '../query';
 import { fromJsonb, fromJsonbArray, fromJsonbText, iso, qualified, toJsonb, toJsonbArray } from '../sql';
 
 /** What an export job changes: each a column, so a patch is a plain UPDATE. */
-const PATCHABLE = ['status', 'exported_docs', 'file_name', 'file_key', 'reason', 'error'] as const satisfies readonly (keyof ExportPatch)[];
+const PATCHABLE = [
+  'status',
+  'exported_docs',
+  'file_name',
+  'file_key',
+  'reason',
+  'error',
+] as const satisfies readonly (keyof ExportPatch)[];
 
 /** The request as stored in `request`: everything but the columns. */
 type Request = Omit<StoredExport, (typeof PATCHABLE)[number] | 'id' | 'account_id' | 'expires_at' | 'downloads'>;
@@ -22,9 +29,11 @@ interface ExportRow {
   request: Request | string;
 }
 
-const COLUMNS = 'id, account_id, expires_at, status, exported_docs, file_name, file_key, reason, error, downloads, request';
+const COLUMNS =
+  'id, account_id, expires_at, status, exported_docs, file_name, file_key, reason, error, downloads, request';
 /** The optional columns come back as JSON text: one may hold a bare string, which `pg` would hand over parsed. */
-const SELECTED = 'id, account_id, expires_at, status, exported_docs, file_name::text, file_key::text, reason::text, error::text, downloads, request';
+const SELECTED =
+  'id, account_id, expires_at, status, exported_docs, file_name::text, file_key::text, reason::text, error::text, downloads, request';
 
 /** An optional field as a jsonb parameter: null when absent (jsonb, so any text round-trips). */
 const optional = (value: unknown): string | null => (value === undefined ? null : toJsonb(value));
@@ -56,7 +65,19 @@ export function exportStore(db: Queryable, schema: string): ExportStore {
   const table = qualified(schema, 'exports');
   return {
     insert: (e) => {
-      const { id, account_id, expires_at, status, exported_docs, file_name, file_key, reason, error, downloads, ...request } = e;
+      const {
+        id,
+        account_id,
+        expires_at,
+        status,
+        exported_docs,
+        file_name,
+        file_key,
+        reason,
+        error,
+        downloads,
+        ...request
+      } = e;
       return query(
         db,
         'insert export',
@@ -76,7 +97,10 @@ export function exportStore(db: Queryable, schema: string): ExportStore {
         ],
       ).map(() => undefined);
     },
-    get: (id) => query<ExportRow>(db, 'get export', `SELECT ${SELECTED} FROM ${table} WHERE id = $1`, [id]).map(({ rows: [row] }) => (row ? toExport(row) : undefined)),
+    get: (id) =>
+      query<ExportRow>(db, 'get export', `SELECT ${SELECTED} FROM ${table} WHERE id = $1`, [id]).map(
+        ({ rows: [row] }) => (row ? toExport(row) : undefined),
+      ),
     list: (q) =>
       query<ExportRow>(
         db,
@@ -98,13 +122,19 @@ export function exportStore(db: Queryable, schema: string): ExportStore {
         const cast = column === 'status' ? '::text' : column === 'exported_docs' ? '::float8' : '::jsonb';
         return `${column} = CASE WHEN $${values.length - 1}::boolean THEN $${values.length}${cast} ELSE ${column} END`;
       });
-      return query<ExportRow>(db, 'update export', `UPDATE ${table} SET ${sets.join(', ')} WHERE id = $1 RETURNING ${SELECTED}`, values).map(({ rows: [row] }) =>
-        row ? toExport(row) : undefined,
-      );
+      return query<ExportRow>(
+        db,
+        'update export',
+        `UPDATE ${table} SET ${sets.join(', ')} WHERE id = $1 RETURNING ${SELECTED}`,
+        values,
+      ).map(({ rows: [row] }) => (row ? toExport(row) : undefined));
     },
     addDownload: (id, entry) =>
-      query(db, 'add export download', `UPDATE ${table} SET downloads = downloads || jsonb_build_array($2::jsonb) WHERE id = $1`, [id, toJsonb(entry)]).map(
-        ({ rowCount }) => rowCount > 0,
-      ),
+      query(
+        db,
+        'add export download',
+        `UPDATE ${table} SET downloads = downloads || jsonb_build_array($2::jsonb) WHERE id = $1`,
+        [id, toJsonb(entry)],
+      ).map(({ rowCount }) => rowCount > 0),
   };
 }

@@ -24,7 +24,10 @@ export function flowStore(db: Queryable, schema: string, reader: Reader = direct
   const table = qualified(schema, 'flows');
   const byId: ReadKind<KeyedFlowRow> = {
     what: 'get flow',
-    statement: (ids) => ({ text: `SELECT id, body::text AS body FROM ${table} WHERE id = ANY($1::text[])`, values: [ids] }),
+    statement: (ids) => ({
+      text: `SELECT id, body::text AS body FROM ${table} WHERE id = ANY($1::text[])`,
+      values: [ids],
+    }),
     id: (row) => row.id,
   };
   return {
@@ -38,20 +41,23 @@ export function flowStore(db: Queryable, schema: string, reader: Reader = direct
     get: (id) => reader.get(byId, id).map((row) => (row ? fromJsonbText<FlowRecord>(row.body) : undefined)),
     // IDs grow with creation time, so ID order is oldest first.
     listByAccount: (accountId) =>
-      query<FlowRow>(db, 'list flows', `SELECT body FROM ${table} WHERE account_id = $1 ORDER BY id`, [accountId]).map(({ rows }) =>
-        rows.map((row) => fromJsonb(row.body)),
+      query<FlowRow>(db, 'list flows', `SELECT body FROM ${table} WHERE account_id = $1 ORDER BY id`, [accountId]).map(
+        ({ rows }) => rows.map((row) => fromJsonb(row.body)),
       ),
     update: (flow, expectedVersion) =>
-      query(db, 'update flow', `UPDATE ${table} SET account_id = $2, version = $3, body = $4::jsonb WHERE id = $1 AND version = $5`, [
-        flow.id,
-        flow.account_id,
-        flow.version,
-        toJsonb(flow),
-        expectedVersion,
-      ]).andThen(({ rowCount }) =>
+      query(
+        db,
+        'update flow',
+        `UPDATE ${table} SET account_id = $2, version = $3, body = $4::jsonb WHERE id = $1 AND version = $5`,
+        [flow.id, flow.account_id, flow.version, toJsonb(flow), expectedVersion],
+      ).andThen(({ rowCount }) =>
         rowCount > 0
           ? okAsync(undefined)
-          : errAsync(errors.conflict(`[leadroute] [postgres] update flow: flow ${flow.id} is not at version ${expectedVersion}.`) as StoreError),
+          : errAsync(
+              errors.conflict(
+                `[leadroute] [postgres] update flow: flow ${flow.id} is not at version ${expectedVersion}.`,
+              ) as StoreError,
+            ),
       ),
   };
 }

@@ -69,13 +69,17 @@ export function jobStore(db: Queryable, schema: string): JobStore {
         [kind, nowMs, nowMs + leaseMs],
       ).map(({ rows: [row] }) => (row ? (toJob(row) as LeasedJob) : undefined)),
     extend: (ref, nowMs, leaseMs) =>
-      query(db, 'extend job lease', `UPDATE ${table} SET leased_until = ${TS('$4')} WHERE ${HELD}`, [...held(ref), nowMs + leaseMs]).map(
-        ({ rowCount }) => rowCount > 0,
-      ),
+      query(db, 'extend job lease', `UPDATE ${table} SET leased_until = ${TS('$4')} WHERE ${HELD}`, [
+        ...held(ref),
+        nowMs + leaseMs,
+      ]).map(({ rowCount }) => rowCount > 0),
     complete: (ref) =>
-      query(db, 'complete job', `UPDATE ${table} SET state = 'done', lease_id = NULL, leased_until = NULL WHERE ${HELD}`, held(ref)).map(
-        ({ rowCount }) => rowCount > 0,
-      ),
+      query(
+        db,
+        'complete job',
+        `UPDATE ${table} SET state = 'done', lease_id = NULL, leased_until = NULL WHERE ${HELD}`,
+        held(ref),
+      ).map(({ rowCount }) => rowCount > 0),
     fail: (ref, _nowMs, error, retryAt) =>
       query(
         db,
@@ -86,8 +90,8 @@ export function jobStore(db: Queryable, schema: string): JobStore {
         retryAt === undefined ? [...held(ref), toJsonb(error)] : [...held(ref), toJsonb(error), retryAt],
       ).map(({ rowCount }) => rowCount > 0),
     get: (kind, id) =>
-      query<JobRow>(db, 'get job', `SELECT ${COLUMNS} FROM ${table} WHERE kind = $1 AND id = $2`, [kind, id]).map(({ rows: [row] }) =>
-        row ? toJob(row) : undefined,
+      query<JobRow>(db, 'get job', `SELECT ${COLUMNS} FROM ${table} WHERE kind = $1 AND id = $2`, [kind, id]).map(
+        ({ rows: [row] }) => (row ? toJob(row) : undefined),
       ),
   };
 }

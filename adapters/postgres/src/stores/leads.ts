@@ -59,16 +59,24 @@ export function leadStore(db: Queryable, schema: string, writer: Writer = direct
   const insert = insertLeads(table);
   return {
     insert: (l) => writer.write(insert, l),
-    get: (id) => query<LeadRow>(db, 'get lead', `SELECT ${COLUMNS} FROM ${table} WHERE id = $1`, [id]).map(({ rows: [row] }) => (row ? toLead(row) : undefined)),
+    get: (id) =>
+      query<LeadRow>(db, 'get lead', `SELECT ${COLUMNS} FROM ${table} WHERE id = $1`, [id]).map(({ rows: [row] }) =>
+        row ? toLead(row) : undefined,
+      ),
     setLatestEvent: (id, eventId) =>
-      query(db, 'set latest lead event', `UPDATE ${table} SET latest_event_id = $2 WHERE id = $1`, [id, eventId]).map(() => undefined),
+      query(db, 'set latest lead event', `UPDATE ${table} SET latest_event_id = $2 WHERE id = $1`, [id, eventId]).map(
+        () => undefined,
+      ),
     // One conditional UPDATE: concurrent callers queue on the row lock and re-check
     // `returned_at IS NULL` against the committed row, so exactly one matches.
     markReturned: (id, at) =>
-      query(db, 'mark lead returned', `UPDATE ${table} SET returned_at = $2 WHERE id = $1 AND returned_at IS NULL`, [id, at]).map(
-        ({ rowCount }) => rowCount > 0,
-      ),
+      query(db, 'mark lead returned', `UPDATE ${table} SET returned_at = $2 WHERE id = $1 AND returned_at IS NULL`, [
+        id,
+        at,
+      ]).map(({ rowCount }) => rowCount > 0),
     purgeExpired: (before) =>
-      query(db, 'purge expired leads', `DELETE FROM ${table} WHERE expires_at < $1`, [before]).map(({ rowCount }) => rowCount),
+      query(db, 'purge expired leads', `DELETE FROM ${table} WHERE expires_at < $1`, [before]).map(
+        ({ rowCount }) => rowCount,
+      ),
   };
 }

@@ -4,11 +4,37 @@ import { type Queryable, query } from '../query';
 import { iso, qualified } from '../sql';
 
 /** The cell's columns: the primary key, what `add` sums into. */
-const CELL = ['account_id', 'hour', 'flow_id', 'source_id', 'recipient_id', 'step_id', 'kind', 'outcome', 'category', 'stage'] as const;
+const CELL = [
+  'account_id',
+  'hour',
+  'flow_id',
+  'source_id',
+  'recipient_id',
+  'step_id',
+  'kind',
+  'outcome',
+  'category',
+  'stage',
+] as const;
 const SUMS = ['count', 'cost', 'revenue', 'purchase_price'] as const;
 const COLUMNS = [...CELL, ...SUMS];
 /** Array types of the unnest parameters, in {@link COLUMNS} order. */
-const TYPES = ['text', 'timestamptz', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'float8', 'float8', 'float8'];
+const TYPES = [
+  'text',
+  'timestamptz',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'bigint',
+  'float8',
+  'float8',
+  'float8',
+];
 
 type RollupDbRow = Omit<RollupRow, 'hour' | 'count'> & { hour: Date | string; count: string | number };
 
@@ -65,9 +91,11 @@ export function rollupStore(db: Queryable, schema: string, writer: Writer = dire
         [q.account_id, q.from, q.to, q.kinds ? [...q.kinds] : null, q.flow_id ?? null],
       ).map(({ rows }) => rows.map(toRow)),
     activeAccounts: (from, to) =>
-      query<{ account_id: string }>(db, 'list active accounts', `SELECT DISTINCT account_id FROM ${table} WHERE hour >= $1 AND hour < $2 ORDER BY account_id`, [
-        from,
-        to,
-      ]).map(({ rows }) => rows.map((row) => row.account_id)),
+      query<{ account_id: string }>(
+        db,
+        'list active accounts',
+        `SELECT DISTINCT account_id FROM ${table} WHERE hour >= $1 AND hour < $2 ORDER BY account_id`,
+        [from, to],
+      ).map(({ rows }) => rows.map((row) => row.account_id)),
   };
 }

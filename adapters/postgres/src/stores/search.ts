@@ -43,16 +43,24 @@ export function phraseText(doc: SearchDocument): string {
 
 /** jsonb holds neither NULs nor lone surrogates; sort keys drop the first and mend the second (as `toWellFormed` would). */
 const sortable = (text: string): string =>
-  text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd').replaceAll('\u0000', '');
+  text
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+    .replaceAll('\u0000', '');
 
 function sortKeys(doc: SearchDocument): Record<string, string> {
-  const keys: Record<string, string> = { lead_id: sortable(doc.lead_id), submission_timestamp: sortable(doc.submission_timestamp) };
+  const keys: Record<string, string> = {
+    lead_id: sortable(doc.lead_id),
+    submission_timestamp: sortable(doc.submission_timestamp),
+  };
   for (const field of SEARCH_FIELDS) keys[field] = sortable(normalizeText(doc.fields[field]).trim());
   return keys;
 }
 
 /** The statements of one search: one page of matches, and how many match in all. */
-export function searchStatement(table: string, q: SearchIndexQuery): { text: string; values: unknown[]; counted: string; countValues: unknown[] } {
+export function searchStatement(
+  table: string,
+  q: SearchIndexQuery,
+): { text: string; values: unknown[]; counted: string; countValues: unknown[] } {
   const values: unknown[] = [q.account_id];
   const param = (value: unknown): string => (values.push(value), `$${values.length}`);
   const where = ['account_id = $1'];
@@ -94,23 +102,25 @@ const CASTS = ['text', 'text', 'text[]', 'text', 'jsonb', 'jsonb', 'timestamptz'
 export const indexDocuments = (table: string): WriteKind<SearchDocument, undefined> => ({
   what: 'index lead for search',
   plan: (docs) => ({
-    statements: distinctRounds(docs, (doc) => JSON.stringify([asStored(doc.account_id), asStored(doc.lead_id)])).map((round) => ({
-      text: `INSERT INTO ${table} AS d (account_id, lead_id, terms, phrase_text, sort_keys, document, expires_at)
+    statements: distinctRounds(docs, (doc) => JSON.stringify([asStored(doc.account_id), asStored(doc.lead_id)])).map(
+      (round) => ({
+        text: `INSERT INTO ${table} AS d (account_id, lead_id, terms, phrase_text, sort_keys, document, expires_at)
          SELECT account_id, lead_id, array_to_tsvector(terms), phrase_text, sort_keys, document, expires_at
          FROM (VALUES ${valuesList(round.length, CASTS)}) AS v (account_id, lead_id, terms, phrase_text, sort_keys, document, expires_at)
          ON CONFLICT (account_id, lead_id) DO UPDATE SET
            seq = EXCLUDED.seq, terms = EXCLUDED.terms, phrase_text = EXCLUDED.phrase_text, sort_keys = EXCLUDED.sort_keys,
            document = EXCLUDED.document, expires_at = EXCLUDED.expires_at`,
-      values: round.flatMap(({ input: doc }) => [
-        doc.account_id,
-        doc.lead_id,
-        [...new Set(documentTerms(doc).map((t) => lexeme(doc.account_id, t)))],
-        phraseText(doc),
-        JSON.stringify(sortKeys(doc)),
-        toJsonb(doc),
-        doc.expires_at,
-      ]),
-    })),
+        values: round.flatMap(({ input: doc }) => [
+          doc.account_id,
+          doc.lead_id,
+          [...new Set(documentTerms(doc).map((t) => lexeme(doc.account_id, t)))],
+          phraseText(doc),
+          JSON.stringify(sortKeys(doc)),
+          toJsonb(doc),
+          doc.expires_at,
+        ]),
+      }),
+    ),
     answers: () => docs.map(() => undefined),
   }),
 });
@@ -136,9 +146,14 @@ export function searchIndex(db: Queryable, schema: string, writer: Writer = dire
       return ResultAsync.combine([
         query<{ document: SearchDocument | string }>(db, 'search leads', statement.text, statement.values),
         query<{ total: number }>(db, 'count search matches', statement.counted, statement.countValues),
-      ] as const).map(([page, count]) => ({ total: count.rows[0]?.total ?? 0, documents: page.rows.map((row) => fromJsonb(row.document)) }));
+      ] as const).map(([page, count]) => ({
+        total: count.rows[0]?.total ?? 0,
+        documents: page.rows.map((row) => fromJsonb(row.document)),
+      }));
     },
     purgeExpired: (before) =>
-      query(db, 'purge expired search documents', `DELETE FROM ${table} WHERE expires_at < $1`, [before]).map(({ rowCount }) => rowCount),
+      query(db, 'purge expired search documents', `DELETE FROM ${table} WHERE expires_at < $1`, [before]).map(
+        ({ rowCount }) => rowCount,
+      ),
   };
 }

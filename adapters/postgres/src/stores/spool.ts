@@ -74,7 +74,16 @@ export function postgresSpool(options: PostgresSpoolOptions): Spool {
         `INSERT INTO ${table} (target, key, payload, route, due_at, attempts, enqueued_at, last_error)
          VALUES ($1, $2, $3, $4::jsonb, ${TS('$5')}, $6, ${TS('$7')}, $8)
          ON CONFLICT (target, key) DO NOTHING`,
-        [entry.target, entry.key, entry.payload, JSON.stringify(entry.route), entry.dueAt, opts.attempts ?? 0, opts.nowMs, opts.lastError ?? null],
+        [
+          entry.target,
+          entry.key,
+          entry.payload,
+          JSON.stringify(entry.route),
+          entry.dueAt,
+          opts.attempts ?? 0,
+          opts.nowMs,
+          opts.lastError ?? null,
+        ],
       )
         .map(({ rowCount }) => ({ enqueued: rowCount > 0 }))
         .mapErr(asSpoolError),

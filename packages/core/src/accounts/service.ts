@@ -46,7 +46,10 @@ export interface AccountsApi {
    */
   principalFor(accountId: Id, user?: Partial<User>): ResultAsync<Principal, LeadrouteError>;
   /** Issues another API key for the account; the key is returned once, never stored. */
-  issueKey(accountId: Id, options?: { user?: Partial<Omit<User, 'id'>>; api_key?: string }): ResultAsync<IssuedKey, LeadrouteError>;
+  issueKey(
+    accountId: Id,
+    options?: { user?: Partial<Omit<User, 'id'>>; api_key?: string },
+  ): ResultAsync<IssuedKey, LeadrouteError>;
   /** The account's keys by ID (never the keys themselves), oldest first. */
   listKeys(accountId: Id): ResultAsync<ApiKeyInfo[], LeadrouteError>;
   /** Replaces a key with a new one for the same user: the old key answers 401 from now on. `NotFound` for a key not of this account. */
@@ -88,7 +91,10 @@ export function hashApiKey(key: string): string {
 function validateUser(user: Partial<Omit<User, 'id'>> | undefined, issues: Issue[]): void {
   const email = user?.email;
   if (email !== undefined && email !== '' && (typeof email !== 'string' || !isEmailAddress(email)))
-    issues.push({ path: '/user/email', message: 'user.email must be an e-mail address (local part of at most 64 characters, at most 254 in all).' });
+    issues.push({
+      path: '/user/email',
+      message: 'user.email must be an e-mail address (local part of at most 64 characters, at most 254 in all).',
+    });
 }
 
 function validateApiKey(apiKey: string | undefined, issues: Issue[]): void {
@@ -115,7 +121,8 @@ function validateSettable(input: { time_zone?: unknown; notification_email?: unk
 
 function validateNewAccount(input: NewAccount): Issue[] {
   const issues: Issue[] = [];
-  if (typeof input.name !== 'string' || input.name.trim() === '') issues.push({ path: '/name', message: 'name is required.' });
+  if (typeof input.name !== 'string' || input.name.trim() === '')
+    issues.push({ path: '/name', message: 'name is required.' });
   if (input.plan !== undefined && input.plan !== 'free' && input.plan !== 'paid')
     issues.push({ path: '/plan', message: 'plan must be free or paid.' });
   validateSettable(input, issues);
@@ -126,20 +133,24 @@ function validateNewAccount(input: NewAccount): Issue[] {
 
 export function createAccountsApi(deps: { storage: Storage; clock: Clock }): AccountsApi {
   const { storage, clock } = deps;
-  const account = (id: Id) => storage.accounts.get(id).andThen((found) => (found ? okAsync(found) : errAsync(errors.notFound('account', id))));
+  const account = (id: Id) =>
+    storage.accounts.get(id).andThen((found) => (found ? okAsync(found) : errAsync(errors.notFound('account', id))));
   const insertKey = (accountId: Id, user: User, apiKey?: string): ResultAsync<IssuedKey, LeadrouteError> => {
     const key = apiKey ?? randomBytes(24).toString('base64url');
     const hash = hashApiKey(key);
-    return storage.accounts.insertKey({ hash, account_id: accountId, user, created_at: isoTime(clock.now()) }).map(() => ({ api_key: key, key_id: keyIdOf(hash) }));
+    return storage.accounts
+      .insertKey({ hash, account_id: accountId, user, created_at: isoTime(clock.now()) })
+      .map(() => ({ api_key: key, key_id: keyIdOf(hash) }));
   };
   /** The account's stored key with this ID; `NotFound` for another account's or an unknown one alike. */
   const ownKey = (accountId: Id, keyId: string) =>
-    storage.accounts
-      .keysOf(accountId)
-      .andThen((keys) => {
-        const key = typeof keyId === 'string' && keyId.length === 16 ? keys.find((k) => keyIdOf(k.hash) === keyId.toLowerCase()) : undefined;
-        return key ? okAsync(key) : errAsync(errors.notFound('API key', String(keyId)));
-      });
+    storage.accounts.keysOf(accountId).andThen((keys) => {
+      const key =
+        typeof keyId === 'string' && keyId.length === 16
+          ? keys.find((k) => keyIdOf(k.hash) === keyId.toLowerCase())
+          : undefined;
+      return key ? okAsync(key) : errAsync(errors.notFound('API key', String(keyId)));
+    });
   return {
     create(input) {
       const issues = validateNewAccount(input);
@@ -158,40 +169,57 @@ export function createAccountsApi(deps: { storage: Storage; clock: Clock }): Acc
       const user = newUser(newId(now), input.user);
       return storage.accounts
         .insert(account)
-        .andThen(() => storage.accounts.insertKey({ hash: hashApiKey(apiKey), account_id: account.id, user, created_at: account.created_at }))
+        .andThen(() =>
+          storage.accounts.insertKey({
+            hash: hashApiKey(apiKey),
+            account_id: account.id,
+            user,
+            created_at: account.created_at,
+          }),
+        )
         .andThen(() => storage.entities.insert(accountEntity(account, now)))
         .map(() => ({ account, api_key: apiKey }));
     },
     get(id) {
-      return storage.accounts.get(id).andThen((account) => (account ? okAsync(account) : errAsync(errors.notFound('account', id))));
+      return storage.accounts
+        .get(id)
+        .andThen((account) => (account ? okAsync(account) : errAsync(errors.notFound('account', id))));
     },
     authenticate(apiKey) {
-      if (typeof apiKey !== 'string' || apiKey.length === 0 || apiKey.length > 512) return errAsync(errors.unauthorized());
+      if (typeof apiKey !== 'string' || apiKey.length === 0 || apiKey.length > 512)
+        return errAsync(errors.unauthorized());
       const hash = hashApiKey(apiKey);
       return storage.accounts.findKey(hash).andThen((key) => {
         // Compare the stored hash in constant time so a store that matches by prefix
         // or case-insensitively cannot turn into a timing oracle.
-        if (!key || !timingSafeEqual(Buffer.from(key.hash, 'hex'), Buffer.from(hash, 'hex'))) return errAsync(errors.unauthorized());
-        return storage.accounts.get(key.account_id).andThen((account) =>
-          account ? okAsync({ account, user: key.user }) : errAsync(errors.unauthorized()),
-        );
+        if (!key || !timingSafeEqual(Buffer.from(key.hash, 'hex'), Buffer.from(hash, 'hex')))
+          return errAsync(errors.unauthorized());
+        return storage.accounts
+          .get(key.account_id)
+          .andThen((account) => (account ? okAsync({ account, user: key.user }) : errAsync(errors.unauthorized())));
       });
     },
     update(id, changes) {
       const issues: Issue[] = [];
-      if (changes.name !== undefined && (typeof changes.name !== 'string' || changes.name.trim() === '')) issues.push({ path: '/name', message: 'name must not be empty.' });
+      if (changes.name !== undefined && (typeof changes.name !== 'string' || changes.name.trim() === ''))
+        issues.push({ path: '/name', message: 'name must not be empty.' });
       validateSettable(changes, issues);
       if (issues.length > 0) return errAsync(errors.validation(issues));
       return account(id).andThen((found) => {
         const { notification_email: _old, ...rest } = found;
-        const email = changes.notification_email === undefined ? found.notification_email : (changes.notification_email ?? undefined);
+        const email =
+          changes.notification_email === undefined
+            ? found.notification_email
+            : (changes.notification_email ?? undefined);
         const next: Account = {
           ...rest,
           ...(changes.name === undefined ? {} : { name: changes.name.trim() }),
           ...(changes.time_zone === undefined ? {} : { time_zone: changes.time_zone }),
           ...(email ? { notification_email: email } : {}),
         };
-        return storage.accounts.update(next).andThen((updated) => (updated ? okAsync(next) : errAsync(errors.notFound('account', id))));
+        return storage.accounts
+          .update(next)
+          .andThen((updated) => (updated ? okAsync(next) : errAsync(errors.notFound('account', id))));
       });
     },
     principalFor(accountId, user) {
@@ -202,7 +230,9 @@ export function createAccountsApi(deps: { storage: Storage; clock: Clock }): Acc
       validateApiKey(options.api_key, issues);
       validateUser(options.user, issues);
       if (issues.length > 0) return errAsync(errors.validation(issues));
-      return account(accountId).andThen((found) => insertKey(found.id, newUser(newId(clock.now()), options.user), options.api_key));
+      return account(accountId).andThen((found) =>
+        insertKey(found.id, newUser(newId(clock.now()), options.user), options.api_key),
+      );
     },
     listKeys(accountId) {
       return account(accountId)
@@ -211,10 +241,14 @@ export function createAccountsApi(deps: { storage: Storage; clock: Clock }): Acc
     },
     rotateKey(accountId, keyId) {
       // The new key is stored before the old one goes: a failure between leaves the account with both, never with none.
-      return ownKey(accountId, keyId).andThen((old) => insertKey(old.account_id, old.user).andThen((issued) => storage.accounts.removeKey(old.hash).map(() => issued)));
+      return ownKey(accountId, keyId).andThen((old) =>
+        insertKey(old.account_id, old.user).andThen((issued) => storage.accounts.removeKey(old.hash).map(() => issued)),
+      );
     },
     revokeKey(accountId, keyId) {
-      return ownKey(accountId, keyId).andThen((key) => storage.accounts.removeKey(key.hash)).map(() => undefined);
+      return ownKey(accountId, keyId)
+        .andThen((key) => storage.accounts.removeKey(key.hash))
+        .map(() => undefined);
     },
   };
 }

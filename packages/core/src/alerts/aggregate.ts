@@ -3,9 +3,27 @@ import type { RateType } from './defaults';
 import { HOUR_MS } from './windows';
 
 /** The rate types in slot order. */
-export const RATE_TYPES: readonly RateType[] = ['recipient-failure', 'recipient-skip', 'source-rejects', 'duplicate-leads', 'invalid-email', 'invalid-phone', 'missing-tf-cert', 'tf-failures'];
-export const SLOT: Readonly<Record<RateType, number>> = Object.fromEntries(RATE_TYPES.map((t, i) => [t, i])) as Record<RateType, number>;
-export const SOURCE_CATEGORY_TYPES: readonly RateType[] = ['duplicate-leads', 'invalid-email', 'invalid-phone', 'missing-tf-cert', 'tf-failures'];
+export const RATE_TYPES: readonly RateType[] = [
+  'recipient-failure',
+  'recipient-skip',
+  'source-rejects',
+  'duplicate-leads',
+  'invalid-email',
+  'invalid-phone',
+  'missing-tf-cert',
+  'tf-failures',
+];
+export const SLOT: Readonly<Record<RateType, number>> = Object.fromEntries(RATE_TYPES.map((t, i) => [t, i])) as Record<
+  RateType,
+  number
+>;
+export const SOURCE_CATEGORY_TYPES: readonly RateType[] = [
+  'duplicate-leads',
+  'invalid-email',
+  'invalid-phone',
+  'missing-tf-cert',
+  'tf-failures',
+];
 const CATEGORY_TYPE: Readonly<Record<string, RateType>> = {
   duplicate: 'duplicate-leads',
   'invalid-email': 'invalid-email',
@@ -60,14 +78,31 @@ export interface Aggregate {
  * rejection one of them counts is left out of recipient-failure, recipient-skip
  * and source-rejects, so one cause raises one alert.
  */
-export function aggregate(rows: readonly RollupRow[], from: number, hours: number, covered: (type: RateType) => boolean, labelsFrom = 0): Aggregate {
+export function aggregate(
+  rows: readonly RollupRow[],
+  from: number,
+  hours: number,
+  covered: (type: RateType) => boolean,
+  labelsFrom = 0,
+): Aggregate {
   // Labels only for the hours a window can reach: their arrays are a few hours long, not a week.
   const labelStart = Math.min(hours, Math.max(0, labelsFrom));
-  const agg: Aggregate = { from, hours, labelsFrom: labelStart, recipients: new Map(), sources: new Map(), flows: new Map() };
+  const agg: Aggregate = {
+    from,
+    hours,
+    labelsFrom: labelStart,
+    recipients: new Map(),
+    sources: new Map(),
+    flows: new Map(),
+  };
   // The slot of each category whose type is enabled; categories of disabled types count as plain rejections.
   const coveredSlot = new Map<string, number>();
-  for (const [category, type] of Object.entries(CATEGORY_TYPE)) if (covered(type)) coveredSlot.set(category, SLOT[type]);
-  const newUnit = (): UnitCounts => ({ total: zeros(hours), hits: new Array<HourCounts | undefined>(RATE_TYPES.length).fill(undefined) });
+  for (const [category, type] of Object.entries(CATEGORY_TYPE))
+    if (covered(type)) coveredSlot.set(category, SLOT[type]);
+  const newUnit = (): UnitCounts => ({
+    total: zeros(hours),
+    hits: new Array<HourCounts | undefined>(RATE_TYPES.length).fill(undefined),
+  });
   const hit = (u: UnitCounts, slot: number, h: number, n: number, row: RollupRow) => {
     let hits = u.hits[slot];
     if (!hits) u.hits[slot] = hits = zeros(hours);

@@ -78,7 +78,8 @@ export interface AlertSettings {
 
 export type RateType = Exclude<AlertType, 'no-leads' | 'new-source'>;
 
-const RATE_DETAIL = '{{ rate_pct }} of {{ total }} leads {{ what }} in the last {{ window_minutes }} minutes (baseline {{ baseline_pct }}).';
+const RATE_DETAIL =
+  '{{ rate_pct }} of {{ total }} leads {{ what }} in the last {{ window_minutes }} minutes (baseline {{ baseline_pct }}).';
 
 function rate(over: Partial<RateTypeSettings> & Pick<RateTypeSettings, 'messages' | 'details'>): RateTypeSettings {
   return {
@@ -98,7 +99,12 @@ function rate(over: Partial<RateTypeSettings> & Pick<RateTypeSettings, 'messages
 }
 
 const category = (message: string, what: string): RateTypeSettings =>
-  rate({ min_rate: 0.2, bands: { serious: 0.5 }, messages: { default: message }, details: { default: RATE_DETAIL.replace('{{ what }}', what) } });
+  rate({
+    min_rate: 0.2,
+    bands: { serious: 0.5 },
+    messages: { default: message },
+    details: { default: RATE_DETAIL.replace('{{ what }}', what) },
+  });
 
 /** The platform defaults (DESIGN.md "Detectors"); operators override them per platform or account. */
 export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
@@ -117,17 +123,35 @@ export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
       details: { default: RATE_DETAIL.replace('{{ what }}', 'were skipped by {{ entity_name }}') },
     }),
     'source-rejects': rate({
-      messages: { failure: 'Leads from {{ entity_name }} are being rejected', error: 'Leads from {{ entity_name }} are failing with errors' },
+      messages: {
+        failure: 'Leads from {{ entity_name }} are being rejected',
+        error: 'Leads from {{ entity_name }} are failing with errors',
+      },
       details: {
         failure: RATE_DETAIL.replace('{{ what }}', 'from {{ entity_name }} were rejected'),
         error: RATE_DETAIL.replace('{{ what }}', 'from {{ entity_name }} ended in an error'),
       },
     }),
-    'duplicate-leads': category('{{ entity_name }} is sending duplicate leads', 'from {{ entity_name }} were rejected as duplicates'),
-    'invalid-email': category('{{ entity_name }} is sending invalid e-mail addresses', 'from {{ entity_name }} were rejected for an invalid e-mail address'),
-    'invalid-phone': category('{{ entity_name }} is sending invalid phone numbers', 'from {{ entity_name }} were rejected for an invalid phone number'),
-    'missing-tf-cert': category('Leads from {{ entity_name }} are missing TrustedForm certificates', 'from {{ entity_name }} had no TrustedForm certificate'),
-    'tf-failures': category('TrustedForm checks are failing for leads from {{ entity_name }}', 'from {{ entity_name }} failed the TrustedForm check'),
+    'duplicate-leads': category(
+      '{{ entity_name }} is sending duplicate leads',
+      'from {{ entity_name }} were rejected as duplicates',
+    ),
+    'invalid-email': category(
+      '{{ entity_name }} is sending invalid e-mail addresses',
+      'from {{ entity_name }} were rejected for an invalid e-mail address',
+    ),
+    'invalid-phone': category(
+      '{{ entity_name }} is sending invalid phone numbers',
+      'from {{ entity_name }} were rejected for an invalid phone number',
+    ),
+    'missing-tf-cert': category(
+      'Leads from {{ entity_name }} are missing TrustedForm certificates',
+      'from {{ entity_name }} had no TrustedForm certificate',
+    ),
+    'tf-failures': category(
+      'TrustedForm checks are failing for leads from {{ entity_name }}',
+      'from {{ entity_name }} failed the TrustedForm check',
+    ),
     'no-leads': {
       enabled: true,
       send_email: true,
@@ -137,7 +161,10 @@ export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
       critical_after_hours: 6,
       severity: 'serious',
       messages: { default: '{{ flow_name }} has received no leads since {{ since }}' },
-      details: { default: 'No leads for {{ hours_silent }} hours; this flow usually receives about {{ expected_per_hour }} leads an hour at this time of the week.' },
+      details: {
+        default:
+          'No leads for {{ hours_silent }} hours; this flow usually receives about {{ expected_per_hour }} leads an hour at this time of the week.',
+      },
     },
     'new-source': {
       enabled: true,

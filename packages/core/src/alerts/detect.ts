@@ -69,14 +69,29 @@ type WeightCache = Map<string, HourCounts>;
  * through the lifecycle's many awaits (with several accounts in flight, they would
  * live long enough to be promoted to the old generation).
  */
-async function detectFindings(storage: Storage, account: Account, settings: AlertSettings, now: number, activeByKey: ReadonlyMap<string, StoredAlert>, cache: WeightCache): Promise<Result<Finding[], LeadrouteError>> {
+async function detectFindings(
+  storage: Storage,
+  account: Account,
+  settings: AlertSettings,
+  now: number,
+  activeByKey: ReadonlyMap<string, StoredAlert>,
+  cache: WeightCache,
+): Promise<Result<Finding[], LeadrouteError>> {
   const accountId = account.id;
   const dayStart = localDayStart(now, account.time_zone);
   const from = spanStart(settings, now, dayStart);
   const to = floorHour(now) + HOUR_MS;
-  const rows = await storage.rollups.query({ account_id: accountId, from: isoTime(from), to: isoTime(to), kinds: ['source', 'recipient'] });
+  const rows = await storage.rollups.query({
+    account_id: accountId,
+    from: isoTime(from),
+    to: isoTime(to),
+    kinds: ['source', 'recipient'],
+  });
   if (rows.isErr()) return err(rows.error);
-  const longestWindow = Math.max(0, ...RATE_TYPES.map((t) => (settings.types[t].enabled ? settings.types[t].window_minutes * 60_000 : 0)));
+  const longestWindow = Math.max(
+    0,
+    ...RATE_TYPES.map((t) => (settings.types[t].enabled ? settings.types[t].window_minutes * 60_000 : 0)),
+  );
   const labelsFrom = Math.floor((floorHour(now - longestWindow) - from) / HOUR_MS);
   const agg = aggregate(rows.value, from, (to - from) / HOUR_MS, (type) => settings.types[type].enabled, labelsFrom);
   const weights = (a: number, b: number): HourCounts => {
@@ -89,22 +104,42 @@ async function detectFindings(storage: Storage, account: Account, settings: Aler
     }
     return w;
   };
-  const input: DetectInput = { accountId, now, timeZone: account.time_zone, dayStart, settings, agg, weights, active: activeByKey };
+  const input: DetectInput = {
+    accountId,
+    now,
+    timeZone: account.time_zone,
+    dayStart,
+    settings,
+    agg,
+    weights,
+    active: activeByKey,
+  };
   return ok([...detectRates(input), ...detectNoLeads(input), ...detectNewSources(input)]);
 }
 
-async function evaluate(deps: DetectDeps, accountId: Id, now: number, counts: LifecycleCounts, cache: WeightCache): Promise<Result<void, LeadrouteError>> {
+async function evaluate(
+  deps: DetectDeps,
+  accountId: Id,
+  now: number,
+  counts: LifecycleCounts,
+  cache: WeightCache,
+): Promise<Result<void, LeadrouteError>> {
   const { storage } = deps;
   const loaded = await storage.accounts
     .get(accountId)
-    .andThen((account) => deps.settingsFor(accountId).andThen((settings) => storage.alerts.listActive(accountId).map((active) => ({ account, settings, active }))));
+    .andThen((account) =>
+      deps
+        .settingsFor(accountId)
+        .andThen((settings) => storage.alerts.listActive(accountId).map((active) => ({ account, settings, active }))),
+    );
   if (loaded.isErr()) return err(loaded.error);
   const { account, settings, active } = loaded.value;
   if (!account) return ok(undefined);
   const activeByKey = new Map<string, StoredAlert>(active.map((a) => [a.key, a]));
   const base = { account, settings, now, active: activeByKey, resolveMissing: true };
   // Alerting switched off for the account: nothing is evaluated and what was active is resolved.
-  if (!settings.enabled) return (await reconcile(deps.lifecycle, { ...base, findings: [] }, counts)).map(() => undefined);
+  if (!settings.enabled)
+    return (await reconcile(deps.lifecycle, { ...base, findings: [] }, counts)).map(() => undefined);
   const findings = await detectFindings(storage, account, settings, now, activeByKey, cache);
   if (findings.isErr()) return err(findings.error);
   return (await reconcile(deps.lifecycle, { ...base, findings: findings.value }, counts)).map(() => undefined);
@@ -115,13 +150,22 @@ async function evaluate(deps: DetectDeps, accountId: Id, now: number, counts: Li
  * with active alerts, each under a lease so that with several processes only one
  * evaluates an account at a time. An account's failure is logged and the pass goes on.
  */
-export function detectPass(deps: DetectDeps, now: number, options: DetectOptions = {}): ResultAsync<DetectReport, LeadrouteError> {
+export function detectPass(
+  deps: DetectDeps,
+  now: number,
+  options: DetectOptions = {},
+): ResultAsync<DetectReport, LeadrouteError> {
   const leaseMs = options.leaseMs ?? 300_000;
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const { storage } = deps;
   return deps
     .settingsFor('platform')
-    .andThen((platform) => storage.rollups.activeAccounts(isoTime(spanStart(platform, now, now - DAY_MS)), isoTime(floorHour(now) + HOUR_MS)))
+    .andThen((platform) =>
+      storage.rollups.activeAccounts(
+        isoTime(spanStart(platform, now, now - DAY_MS)),
+        isoTime(floorHour(now) + HOUR_MS),
+      ),
+    )
     .andThen((recent) => storage.alerts.accountsWithActive().map((alerting) => [...new Set([...recent, ...alerting])]))
     .andThen((accounts) =>
       ResultAsync.fromSafePromise(
@@ -140,7 +184,8 @@ export function detectPass(deps: DetectDeps, now: number, options: DetectOptions
               }
               try {
                 const done = await evaluate(deps, accountId, now, report, weights);
-                if (done.isErr()) deps.logger.error({ accountId, err: done.error }, 'alert detection failed for an account');
+                if (done.isErr())
+                  deps.logger.error({ accountId, err: done.error }, 'alert detection failed for an account');
                 else report.accounts += 1;
               } finally {
                 await storage.alerts.releaseLease(lease, deps.owner);

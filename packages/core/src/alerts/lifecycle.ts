@@ -48,7 +48,14 @@ export const emptyCounts = (): LifecycleCounts => ({ created: 0, refreshed: 0, r
  */
 export async function reconcile(
   deps: LifecycleDeps,
-  ctx: { account: Account; settings: AlertSettings; now: number; active: ReadonlyMap<string, StoredAlert>; findings: readonly Finding[]; resolveMissing: boolean },
+  ctx: {
+    account: Account;
+    settings: AlertSettings;
+    now: number;
+    active: ReadonlyMap<string, StoredAlert>;
+    findings: readonly Finding[];
+    resolveMissing: boolean;
+  },
   counts: LifecycleCounts = emptyCounts(),
 ): Promise<Result<LifecycleCounts, LeadrouteError>> {
   const { account, now } = ctx;
@@ -78,10 +85,17 @@ export async function reconcile(
     const entries: StoredActivity[] = [];
     if (!prior) entries.push(entry(finding.key, 'created', { severity: finding.severity, message: text.message }));
     else {
-      if (prior.severity !== finding.severity) entries.push(entry(finding.key, 'severity_change', { from: prior.severity, to: finding.severity }));
+      if (prior.severity !== finding.severity)
+        entries.push(entry(finding.key, 'severity_change', { from: prior.severity, to: finding.severity }));
       if (prior.kind !== finding.kind || prior.entity_name !== names.entity_name || prior.flow_name !== names.flow_name)
-        entries.push(entry(finding.key, 'relabel', { from: { kind: prior.kind, entity_name: prior.entity_name, flow_name: prior.flow_name }, to: { kind: finding.kind, ...names } }));
-      if (prior.message !== text.message) entries.push(entry(finding.key, 'message_change', { from: prior.message, to: text.message }));
+        entries.push(
+          entry(finding.key, 'relabel', {
+            from: { kind: prior.kind, entity_name: prior.entity_name, flow_name: prior.flow_name },
+            to: { kind: finding.kind, ...names },
+          }),
+        );
+      if (prior.message !== text.message)
+        entries.push(entry(finding.key, 'message_change', { from: prior.message, to: text.message }));
     }
     let alert: StoredAlert = {
       key: finding.key,
@@ -134,12 +148,23 @@ export async function reconcile(
 
 const EMAILED: ReadonlySet<AlertSeverity> = new Set(['critical', 'serious']);
 
-async function maybeEmail(deps: LifecycleDeps, settings: AlertSettings, account: Account, alert: StoredAlert, prior: StoredAlert | undefined, counts: LifecycleCounts): Promise<StoredAlert> {
+async function maybeEmail(
+  deps: LifecycleDeps,
+  settings: AlertSettings,
+  account: Account,
+  alert: StoredAlert,
+  prior: StoredAlert | undefined,
+  counts: LifecycleCounts,
+): Promise<StoredAlert> {
   if (!deps.notifier || !EMAILED.has(alert.severity) || !settings.types[alert.type].send_email) return alert;
   // Who is told (#19.13): the settings' email_to when they name anyone, else the account's own notification address.
-  const to = settings.email_to.length > 0 ? settings.email_to : account.notification_email ? [account.notification_email] : [];
+  const to =
+    settings.email_to.length > 0 ? settings.email_to : account.notification_email ? [account.notification_email] : [];
   if (to.length === 0) {
-    deps.logger.debug({ key: alert.key }, 'alert e-mail has no recipient: no email_to and no account notification address');
+    deps.logger.debug(
+      { key: alert.key },
+      'alert e-mail has no recipient: no email_to and no account notification address',
+    );
     return alert;
   }
   const sent = alert.notified_severity;

@@ -13,7 +13,13 @@ export const newSourceKey = (accountId: Id, sourceId: string): string => `new-so
  * the source is new to the account, whichever flow its first lead came through, so its
  * `flow_id` is null (the spec's own example of such an alert, #19.5).
  */
-export function newSourceFinding(accountId: Id, sourceId: string, severity: Finding['severity'], firstSeen: string, timeZone: string): Finding {
+export function newSourceFinding(
+  accountId: Id,
+  sourceId: string,
+  severity: Finding['severity'],
+  firstSeen: string,
+  timeZone: string,
+): Finding {
   return {
     type: 'new-source',
     key: newSourceKey(accountId, sourceId),
@@ -48,6 +54,10 @@ export function detectNewSources(input: DetectInput): Finding[] {
     .map((a) => {
       const sourceId = a.entity_id ?? '';
       const total = Math.max(today.get(sourceId) ?? 0, 1);
-      return { ...newSourceFinding(input.accountId, sourceId, s.severity, a.first_seen_at, input.timeZone), data: { total }, affected_today: today.get(sourceId) ?? 0 };
+      return {
+        ...newSourceFinding(input.accountId, sourceId, s.severity, a.first_seen_at, input.timeZone),
+        data: { total },
+        affected_today: today.get(sourceId) ?? 0,
+      };
     });
 }

@@ -23,7 +23,9 @@ export function detectNoLeads(input: DetectInput): Finding[] {
   const { now, timeZone } = input;
   const runMs = s.zero_run_hours * HOUR_MS;
   const weeks = baselineWeeks(s.baseline_days);
-  const windows = Array.from({ length: weeks }, (_, i) => input.weights(weeksEarlier(now - runMs, i + 1, timeZone), weeksEarlier(now, i + 1, timeZone)));
+  const windows = Array.from({ length: weeks }, (_, i) =>
+    input.weights(weeksEarlier(now - runMs, i + 1, timeZone), weeksEarlier(now, i + 1, timeZone)),
+  );
   const { agg } = input;
   const flows = new Map<string, { lastActive: number; expected: number }>();
   for (const [flowId, counts] of agg.flows) {
@@ -35,7 +37,8 @@ export function detectNoLeads(input: DetectInput): Finding[] {
   }
   // Active runs of flows that had no source event at all within the span still hold.
   for (const alert of input.active.values()) {
-    if (alert.type === 'no-leads' && alert.flow_id && !flows.has(alert.flow_id)) flows.set(alert.flow_id, { lastActive: -Infinity, expected: 0 });
+    if (alert.type === 'no-leads' && alert.flow_id && !flows.has(alert.flow_id))
+      flows.set(alert.flow_id, { lastActive: -Infinity, expected: 0 });
   }
 
   const findings: Finding[] = [];
@@ -43,9 +46,11 @@ export function detectNoLeads(input: DetectInput): Finding[] {
     const prefix = noLeadsPrefix(input.accountId, flowId);
     const activeRun = [...input.active.values()].find((a) => a.key.startsWith(prefix));
     const activeStart = activeRun ? Date.parse(activeRun.key.slice(prefix.length)) : undefined;
-    const expectedPerHour = activeRun && t.expected === 0 ? (activeRun.data.expected_per_hour ?? 0) : t.expected / (weeks * s.zero_run_hours);
+    const expectedPerHour =
+      activeRun && t.expected === 0 ? (activeRun.data.expected_per_hour ?? 0) : t.expected / (weeks * s.zero_run_hours);
     let runStart: number;
-    if (activeStart !== undefined && t.lastActive < activeStart) runStart = activeStart; // the same run goes on
+    if (activeStart !== undefined && t.lastActive < activeStart)
+      runStart = activeStart; // the same run goes on
     else {
       if (!Number.isFinite(t.lastActive)) continue;
       runStart = t.lastActive + HOUR_MS;
@@ -63,7 +68,11 @@ export function detectNoLeads(input: DetectInput): Finding[] {
       entity_id: null,
       recipient_id: null,
       outcome: null,
-      data: { total: 0, hours_silent: Math.round((silentMs / HOUR_MS) * 10) / 10, expected_per_hour: Math.round(expectedPerHour * 10) / 10 },
+      data: {
+        total: 0,
+        hours_silent: Math.round((silentMs / HOUR_MS) * 10) / 10,
+        expected_per_hour: Math.round(expectedPerHour * 10) / 10,
+      },
       vars: { since: formatTime(isoTime(runStart), timeZone) },
       // Leads the silence cost today: what the flow usually gets over the silent hours since midnight.
       affected_today: Math.round(expectedPerHour * silentToday),

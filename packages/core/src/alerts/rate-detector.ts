@@ -61,7 +61,12 @@ export function detectRates(input: DetectInput): Finding[] {
       const fires = wTotal >= s.min_volume && rate >= threshold;
       const holds = active && wTotal >= s.resolve_ratio * s.min_volume && rate >= s.resolve_ratio * threshold;
       if (!fires && !holds) continue;
-      const kind = type === 'source-rejects' ? (top(u, slot, 'kind', inWindow, agg.labelsFrom) === 'error' ? 'error' : 'failure') : null;
+      const kind =
+        type === 'source-rejects'
+          ? top(u, slot, 'kind', inWindow, agg.labelsFrom) === 'error'
+            ? 'error'
+            : 'failure'
+          : null;
       findings.push({
         type,
         key,
@@ -71,7 +76,11 @@ export function detectRates(input: DetectInput): Finding[] {
         flow_id: top(u, slot, 'flow', inWindow, agg.labelsFrom),
         entity_id: unit,
         recipient_id: isRecipient ? unit : top(u, slot, 'recipient', inWindow, agg.labelsFrom),
-        outcome: isCategory ? top(u, slot, 'outcome', inWindow, agg.labelsFrom) : type === 'recipient-skip' ? 'skip' : null,
+        outcome: isCategory
+          ? top(u, slot, 'outcome', inWindow, agg.labelsFrom)
+          : type === 'recipient-skip'
+            ? 'skip'
+            : null,
         data: {
           rate: round4(rate),
           baseline_rate: round4(baseline),

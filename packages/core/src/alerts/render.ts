@@ -14,7 +14,12 @@ function pick(templates: Readonly<Record<string, string>>, variant: string): str
   return templates[variant] ?? templates.default ?? Object.values(templates)[0];
 }
 
-function renderOne(template: string | undefined, fallback: string | undefined, ctx: Record<string, unknown>, env: { now: number; timeZone: string }): string {
+function renderOne(
+  template: string | undefined,
+  fallback: string | undefined,
+  ctx: Record<string, unknown>,
+  env: { now: number; timeZone: string },
+): string {
   for (const source of [template, fallback]) {
     if (source === undefined) continue;
     const compiled = tryCompileTemplate(source);
@@ -29,7 +34,12 @@ function renderOne(template: string | undefined, fallback: string | undefined, c
  * (`messages`/`details` of the effective settings), with its numbers, names and
  * times filled in; dates format in the account's time zone.
  */
-export function renderAlertText(settings: AlertSettings, finding: Finding, names: RenderNames, env: { now: number; timeZone: string }): { message: string; detail: string } {
+export function renderAlertText(
+  settings: AlertSettings,
+  finding: Finding,
+  names: RenderNames,
+  env: { now: number; timeZone: string },
+): { message: string; detail: string } {
   const type = settings.types[finding.type];
   const defaults = DEFAULT_ALERT_SETTINGS.types[finding.type];
   const ctx: Record<string, unknown> = {

@@ -11,7 +11,14 @@ import type { Logger } from '../ports/logger';
 import type { Notifier } from '../ports/notifier';
 import type { Storage } from '../ports/storage';
 import { isoTime, parseIsoInZone } from '../time';
-import { type ActivityInput, type ActivityPage, activityCursor, parseActivityQuery, publicEntry, validateActivity } from './activity';
+import {
+  type ActivityInput,
+  type ActivityPage,
+  activityCursor,
+  parseActivityQuery,
+  publicEntry,
+  validateActivity,
+} from './activity';
 import type { AlertSettings } from './defaults';
 import { type DetectOptions, type DetectReport, detectPass } from './detect';
 import { SEVERITY_RANK } from './finding';
@@ -40,7 +47,11 @@ export interface AlertsApi {
    * entries (another account's key is 404); operator staff read any account's alert,
    * internal entries included (#19.6).
    */
-  activity(principal: Principal | OperatorPrincipal, key: string, query: URLSearchParams): ResultAsync<ActivityPage, LeadrouteError>;
+  activity(
+    principal: Principal | OperatorPrincipal,
+    key: string,
+    query: URLSearchParams,
+  ): ResultAsync<ActivityPage, LeadrouteError>;
   /** Records what a person did about an alert (ack, comment, viewed, ...). */
   addActivity(key: string, entry: ActivityInput): ResultAsync<void, LeadrouteError>;
   readonly settings: AlertSettingsApi;
@@ -96,7 +107,9 @@ export function createAlertsApi(deps: AlertsDeps): AlertsApi {
     storage.alerts
       .getSettings('platform')
       .andThen((platform) =>
-        accountId === 'platform' ? okAsync(effectiveSettings([platform])) : storage.alerts.getSettings(accountId).map((account) => effectiveSettings([platform, account])),
+        accountId === 'platform'
+          ? okAsync(effectiveSettings([platform]))
+          : storage.alerts.getSettings(accountId).map((account) => effectiveSettings([platform, account])),
       );
 
   const settings: AlertSettingsApi = {
@@ -111,13 +124,19 @@ export function createAlertsApi(deps: AlertsDeps): AlertsApi {
       if (issues.length > 0) return errAsync(errors.validation(issues, 'The alert settings are not valid.'));
       return storage.accounts
         .get(accountId)
-        .andThen((account) => (account ? storage.alerts.setSettings(account.id, overrides) : errAsync(errors.notFound('account', accountId))))
+        .andThen((account) =>
+          account ? storage.alerts.setSettings(account.id, overrides) : errAsync(errors.notFound('account', accountId)),
+        )
         .andThen(() => settingsFor(accountId));
     },
   };
 
   const ownAlert = (principal: Principal, key: string) =>
-    storage.alerts.get(key).andThen((alert) => (alert && alert.account_id === principal.account.id ? okAsync(alert) : errAsync(errors.notFound('alert', key))));
+    storage.alerts
+      .get(key)
+      .andThen((alert) =>
+        alert && alert.account_id === principal.account.id ? okAsync(alert) : errAsync(errors.notFound('alert', key)),
+      );
 
   // new-source: the first lead from a source new to the account raises it at once.
   deps.recorder.observe((event) => {
@@ -129,10 +148,23 @@ export function createAlertsApi(deps: AlertsDeps): AlertsApi {
         return storage.accounts.get(event.account_id).andThen((account) => {
           if (!account) return okAsync(undefined);
           const now = clock.now();
-          const finding = newSourceFinding(account.id, event.source_id, s.types['new-source'].severity, isoTime(now), account.time_zone);
-          return ResultAsync.fromSafePromise(reconcile(lifecycle, { account, settings: s, now, active: new Map(), findings: [finding], resolveMissing: false })).andThen((r) =>
-            r.isOk() ? okAsync(undefined) : errAsync(r.error),
+          const finding = newSourceFinding(
+            account.id,
+            event.source_id,
+            s.types['new-source'].severity,
+            isoTime(now),
+            account.time_zone,
           );
+          return ResultAsync.fromSafePromise(
+            reconcile(lifecycle, {
+              account,
+              settings: s,
+              now,
+              active: new Map(),
+              findings: [finding],
+              resolveMissing: false,
+            }),
+          ).andThen((r) => (r.isOk() ? okAsync(undefined) : errAsync(r.error)));
         });
       });
     });
@@ -142,11 +174,18 @@ export function createAlertsApi(deps: AlertsDeps): AlertsApi {
     list(principal) {
       const today = localDay(clock.now(), principal.account.time_zone);
       const volume = (a: StoredAlert) => (a.affected_day === today ? a.affected_today : 0);
-      return storage.alerts.listActive(principal.account.id).map((alerts) =>
-        alerts
-          .sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || volume(b) - volume(a) || (a.key < b.key ? -1 : 1))
-          .map(toPublic),
-      );
+      return storage.alerts
+        .listActive(principal.account.id)
+        .map((alerts) =>
+          alerts
+            .sort(
+              (a, b) =>
+                SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
+                volume(b) - volume(a) ||
+                (a.key < b.key ? -1 : 1),
+            )
+            .map(toPublic),
+        );
     },
     activity(principal, key, query) {
       const parsed = parseActivityQuery(query);
@@ -158,10 +197,20 @@ export function createAlertsApi(deps: AlertsDeps): AlertsApi {
         : ownAlert(principal, key);
       return alert.andThen((found) =>
         storage.alerts
-          .activity({ account_id: found.account_id, key, limit, customerOnly: !staff, ...(before ? { before } : {}), ...(kind ? { kind } : {}) })
+          .activity({
+            account_id: found.account_id,
+            key,
+            limit,
+            customerOnly: !staff,
+            ...(before ? { before } : {}),
+            ...(kind ? { kind } : {}),
+          })
           .map((entries) => {
             const last = entries[entries.length - 1];
-            return { entries: entries.map(publicEntry), next_before: entries.length === limit && last ? activityCursor(last) : null };
+            return {
+              entries: entries.map(publicEntry),
+              next_before: entries.length === limit && last ? activityCursor(last) : null,
+            };
           }),
       );
     },
@@ -175,7 +224,10 @@ export function createAlertsApi(deps: AlertsDeps): AlertsApi {
           id: newId(now),
           account_id: alert.account_id,
           key,
-          at: input.at === undefined ? isoTime(now) : new Date(parseIsoInZone(input.at, 'UTC') ?? Number.NaN).toISOString(),
+          at:
+            input.at === undefined
+              ? isoTime(now)
+              : new Date(parseIsoInZone(input.at, 'UTC') ?? Number.NaN).toISOString(),
           kind: input.kind,
           actor: { type: input.actor.type, id: input.actor.id, name: input.actor.name },
           visibility: input.visibility ?? 'customer',
@@ -186,7 +238,12 @@ export function createAlertsApi(deps: AlertsDeps): AlertsApi {
     },
     settings,
     // Each pass owns its leases, so two passes of one process exclude each other too.
-    detect: (now, options) => detectPass({ storage, logger, lifecycle, settingsFor, owner: `${processId}:${(passes += 1)}` }, now ?? clock.now(), options),
+    detect: (now, options) =>
+      detectPass(
+        { storage, logger, lifecycle, settingsFor, owner: `${processId}:${(passes += 1)}` },
+        now ?? clock.now(),
+        options,
+      ),
     runner: (options) => startRunner({ clock, logger, detect: (now) => api.detect(now) }, options),
   };
   return api;

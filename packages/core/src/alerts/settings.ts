@@ -17,7 +17,10 @@ function merge(base: unknown, over: unknown): unknown {
 }
 
 /** Platform defaults, then the operator's changes for all accounts, then those for the account. */
-export function effectiveSettings(layers: readonly (AlertSettingsOverrides | undefined)[], defaults: AlertSettings = DEFAULT_ALERT_SETTINGS): AlertSettings {
+export function effectiveSettings(
+  layers: readonly (AlertSettingsOverrides | undefined)[],
+  defaults: AlertSettings = DEFAULT_ALERT_SETTINGS,
+): AlertSettings {
   let settings: unknown = defaults;
   for (const layer of layers) if (layer) settings = merge(settings, layer);
   return settings as AlertSettings;
@@ -36,15 +39,19 @@ const RANGES: Readonly<Record<string, readonly [number, number]>> = {
 
 function checkValue(path: string, key: string, value: unknown, model: unknown, issues: Issue[]): void {
   if (key === 'severity') {
-    if (!(ALERT_SEVERITIES as readonly unknown[]).includes(value)) issues.push({ path, message: `severity must be one of ${ALERT_SEVERITIES.join(', ')}.` });
+    if (!(ALERT_SEVERITIES as readonly unknown[]).includes(value))
+      issues.push({ path, message: `severity must be one of ${ALERT_SEVERITIES.join(', ')}.` });
   } else if (key === 'bands') {
     if (!isRecord(value)) return void issues.push({ path, message: 'bands must be an object of rates by severity.' });
     for (const [band, rate] of Object.entries(value)) {
-      if (!['critical', 'serious', 'warning'].includes(band)) issues.push({ path: `${path}/${band}`, message: 'bands are critical, serious or warning.' });
-      else if (rate !== undefined && (typeof rate !== 'number' || !(rate >= 0 && rate <= 1))) issues.push({ path: `${path}/${band}`, message: 'A band is a rate from 0 to 1.' });
+      if (!['critical', 'serious', 'warning'].includes(band))
+        issues.push({ path: `${path}/${band}`, message: 'bands are critical, serious or warning.' });
+      else if (rate !== undefined && (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)))
+        issues.push({ path: `${path}/${band}`, message: 'A band is a rate from 0 to 1.' });
     }
   } else if (key === 'messages' || key === 'details') {
-    if (!isRecord(value)) return void issues.push({ path, message: `${key} must be an object of templates by variant.` });
+    if (!isRecord(value))
+      return void issues.push({ path, message: `${key} must be an object of templates by variant.` });
     for (const [variant, template] of Object.entries(value)) {
       if (typeof template !== 'string') issues.push({ path: `${path}/${variant}`, message: 'A template is a string.' });
       else {
@@ -54,7 +61,8 @@ function checkValue(path: string, key: string, value: unknown, model: unknown, i
     }
   } else if (typeof model === 'number') {
     const [min, max] = RANGES[key] ?? [0, Number.MAX_SAFE_INTEGER];
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) issues.push({ path, message: `${key} must be a number from ${min} to ${max}.` });
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max)
+      issues.push({ path, message: `${key} must be a number from ${min} to ${max}.` });
   } else if (typeof model === 'boolean') {
     if (typeof value !== 'boolean') issues.push({ path, message: `${key} must be true or false.` });
   }
@@ -79,12 +87,17 @@ export function validateOverrides(value: unknown): Issue[] {
       }
       for (const [type, typeOverrides] of Object.entries(v)) {
         const path = `/types/${type}`;
-        if (!(ALERT_TYPES as readonly string[]).includes(type)) issues.push({ path, message: `${type} is not an alert type.` });
+        if (!(ALERT_TYPES as readonly string[]).includes(type))
+          issues.push({ path, message: `${type} is not an alert type.` });
         else if (!isRecord(typeOverrides)) issues.push({ path, message: 'Type settings must be an object.' });
         else {
-          const model = DEFAULT_ALERT_SETTINGS.types[type as keyof AlertSettings['types']] as unknown as Record<string, unknown>;
+          const model = DEFAULT_ALERT_SETTINGS.types[type as keyof AlertSettings['types']] as unknown as Record<
+            string,
+            unknown
+          >;
           for (const [setting, s] of Object.entries(typeOverrides)) {
-            if (!Object.hasOwn(model, setting)) issues.push({ path: `${path}/${setting}`, message: `${setting} is not a setting of ${type}.` });
+            if (!Object.hasOwn(model, setting))
+              issues.push({ path: `${path}/${setting}`, message: `${setting} is not a setting of ${type}.` });
             else checkValue(`${path}/${setting}`, setting, s, model[setting], issues);
           }
         }

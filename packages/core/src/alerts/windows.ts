@@ -32,7 +32,9 @@ function remember<T extends number | string>(key: string, compute: () => T): T {
 
 /** Midnight of `now`'s day in `timeZone`, as epoch milliseconds. */
 export function localDayStart(now: number, timeZone: string): number {
-  return remember(`midnight|${timeZone}|${now}`, () => wallClockInstant(startOfDay(new WallDate(wallClockMs(now, timeZone))).getTime(), timeZone));
+  return remember(`midnight|${timeZone}|${now}`, () =>
+    wallClockInstant(startOfDay(new WallDate(wallClockMs(now, timeZone))).getTime(), timeZone),
+  );
 }
 
 /** `yyyy-MM-dd` of `now` in `timeZone`. */
@@ -42,7 +44,9 @@ export function localDay(now: number, timeZone: string): string {
 
 /** The same wall-clock time `weeks` weeks earlier in `timeZone` (DST moves it by an hour in UTC). */
 export function weeksEarlier(ms: number, weeks: number, timeZone: string): number {
-  return remember(`weeks|${timeZone}|${ms}|${weeks}`, () => wallClockInstant(subWeeks(new WallDate(wallClockMs(ms, timeZone)), weeks).getTime(), timeZone));
+  return remember(`weeks|${timeZone}|${ms}|${weeks}`, () =>
+    wallClockInstant(subWeeks(new WallDate(wallClockMs(ms, timeZone)), weeks).getTime(), timeZone),
+  );
 }
 
 /** Start of the UTC hour holding `ms`. */

@@ -4,7 +4,13 @@ import { errors } from '../errors';
 import type { ClaimResult } from './service';
 import { CERTIFICATE_CLAIM_MODULE_ID, certificateClaimModule } from './claim-module';
 
-const request = (lead: Record<string, unknown>) => ({ lead, config: {}, lead_id: 'l1', event_id: 'e1', signal: new AbortController().signal });
+const request = (lead: Record<string, unknown>) => ({
+  lead,
+  config: {},
+  lead_id: 'l1',
+  event_id: 'e1',
+  signal: new AbortController().signal,
+});
 
 describe(CERTIFICATE_CLAIM_MODULE_ID, () => {
   it('maps claim results to step outcomes', async () => {
@@ -21,10 +27,22 @@ describe(CERTIFICATE_CLAIM_MODULE_ID, () => {
         return okAsync(results[String(url)] ?? results.none!);
       },
     });
-    expect(await module.deliver(request({ trustedform_cert_url: 'none' }))).toEqual({ outcome: 'skip', reason: 'missing certificate' });
-    expect(await module.deliver(request({ trustedform_cert_url: 'bad' }))).toEqual({ outcome: 'failure', reason: 'malformed certificate URL' });
-    expect(await module.deliver(request({ trustedform_cert_url: 'gone' }))).toEqual({ outcome: 'failure', reason: 'expired certificate' });
-    expect(await module.deliver(request({ trustedform_cert_url: 'who' }))).toEqual({ outcome: 'failure', reason: 'unknown certificate' });
+    expect(await module.deliver(request({ trustedform_cert_url: 'none' }))).toEqual({
+      outcome: 'skip',
+      reason: 'missing certificate',
+    });
+    expect(await module.deliver(request({ trustedform_cert_url: 'bad' }))).toEqual({
+      outcome: 'failure',
+      reason: 'malformed certificate URL',
+    });
+    expect(await module.deliver(request({ trustedform_cert_url: 'gone' }))).toEqual({
+      outcome: 'failure',
+      reason: 'expired certificate',
+    });
+    expect(await module.deliver(request({ trustedform_cert_url: 'who' }))).toEqual({
+      outcome: 'failure',
+      reason: 'unknown certificate',
+    });
     expect(seen[0]).toEqual(['none', { event_id: 'e1', lead_id: 'l1' }]);
   });
 

@@ -17,7 +17,10 @@ export function certificateClaimModule(certificates: Pick<CertificatesApi, 'clai
     package_version: '1.0.0',
     validateConfig: () => [],
     async deliver(request) {
-      const result = await certificates.claim(request.lead.trustedform_cert_url, { event_id: request.event_id, lead_id: request.lead_id });
+      const result = await certificates.claim(request.lead.trustedform_cert_url, {
+        event_id: request.event_id,
+        lead_id: request.lead_id,
+      });
       if (result.isErr()) return { outcome: 'error', reason: `The certificate store failed: ${result.error.message}` };
       const claim = result.value;
       if (claim.status === 'missing') return { outcome: 'skip', reason: claim.reason };

@@ -56,17 +56,25 @@ export interface CertificatesApi {
   /** Ping data by the token of a vendor-supplied ping URL; errors as {@link ping}. */
   pingByToken(token: string): ResultAsync<PingData, LeadrouteError>;
   /** Claims the certificate a lead's `trustedform_cert_url` names, keeping it for `claimedTtlMs`. */
-  claim(certUrl: unknown, by: { readonly event_id: string; readonly lead_id: string }): ResultAsync<ClaimResult, LeadrouteError>;
+  claim(
+    certUrl: unknown,
+    by: { readonly event_id: string; readonly lead_id: string },
+  ): ResultAsync<ClaimResult, LeadrouteError>;
 }
 
 const HOUR = 60 * 60 * 1000;
 
-export function createCertificatesApi(deps: { storage: Storage; clock: Clock; options?: CertificateOptions }): CertificatesApi {
+export function createCertificatesApi(deps: {
+  storage: Storage;
+  clock: Clock;
+  options?: CertificateOptions;
+}): CertificatesApi {
   const { storage, clock } = deps;
   const unclaimedTtl = deps.options?.unclaimedTtlMs ?? 72 * HOUR;
   const claimedTtl = deps.options?.claimedTtlMs ?? 90 * 24 * HOUR;
   const base = deps.options?.baseUrl?.replace(/\/+$/, '');
-  const live = (c: CertificateRecord | undefined, now: number): c is CertificateRecord => c !== undefined && Date.parse(c.expires_at) > now;
+  const live = (c: CertificateRecord | undefined, now: number): c is CertificateRecord =>
+    c !== undefined && Date.parse(c.expires_at) > now;
 
   const answer = (found: ResultAsync<CertificateRecord | undefined, LeadrouteError>, what: string) =>
     found.andThen((c) => {
@@ -94,13 +102,17 @@ export function createCertificatesApi(deps: { storage: Storage; clock: Clock; op
         ping_token: certificate.ping_token,
         created_at: certificate.created_at,
         expires_at: certificate.expires_at,
-        ...(base === undefined ? {} : { cert_url: `${base}/${certificate.id}`, ping_url: `${base}/ping/${certificate.ping_token}` }),
+        ...(base === undefined
+          ? {}
+          : { cert_url: `${base}/${certificate.id}`, ping_url: `${base}/ping/${certificate.ping_token}` }),
       }));
     },
 
     ping(certId) {
       if (!isCertificateId(certId))
-        return errAsync(errors.badRequest('Malformed certificate URL: the certificate ID must be 40 hexadecimal characters.'));
+        return errAsync(
+          errors.badRequest('Malformed certificate URL: the certificate ID must be 40 hexadecimal characters.'),
+        );
       return answer(storage.certificates.get(certId.toLowerCase()), `Certificate ${certId}`);
     },
 
@@ -120,8 +132,11 @@ export function createCertificatesApi(deps: { storage: Storage; clock: Clock; op
         if (!live(found, now)) return okAsync({ status: 'expired', reason: 'expired certificate' });
         return storage.certificates
           .claim(found.id, { at: isoTime(now), event_id: by.event_id, lead_id: by.lead_id }, isoTime(now + claimedTtl))
-          .map((claimed): ClaimResult =>
-            claimed ? { status: 'claimed', certificate: claimed } : { status: 'unknown', reason: 'unknown certificate' },
+          .map(
+            (claimed): ClaimResult =>
+              claimed
+                ? { status: 'claimed', certificate: claimed }
+                : { status: 'unknown', reason: 'unknown certificate' },
           );
       });
     },

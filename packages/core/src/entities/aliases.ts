@@ -22,7 +22,12 @@ export interface AliasesApi {
 type AliasInput = Pick<EntityAlias, 'entity_id' | 'entity_alias'>;
 const ALIAS_FIELDS = { entity_id: checks.id(), entity_alias: checks.text(200, { required: true }) } as const;
 
-export function createAliasesApi(deps: { storage: Storage; clock: Clock; entities: EntitiesApi; changed?: (accountId: string) => void }): AliasesApi {
+export function createAliasesApi(deps: {
+  storage: Storage;
+  clock: Clock;
+  entities: EntitiesApi;
+  changed?: (accountId: string) => void;
+}): AliasesApi {
   const { storage, clock, entities } = deps;
 
   const own = (principal: Principal, id: string): ResultAsync<EntityAlias, LeadrouteError> => {
@@ -30,7 +35,11 @@ export function createAliasesApi(deps: { storage: Storage; clock: Clock; entitie
     // Another account's alias answers exactly as an unknown one.
     return storage.aliases
       .get(id.toLowerCase())
-      .andThen((alias) => (alias && alias.account_id === principal.account.id ? okAsync(alias) : errAsync(errors.notFound('entity alias', id))));
+      .andThen((alias) =>
+        alias && alias.account_id === principal.account.id
+          ? okAsync(alias)
+          : errAsync(errors.notFound('entity alias', id)),
+      );
   };
 
   const checkEntity = (principal: Principal, entityId: string) =>
@@ -39,7 +48,11 @@ export function createAliasesApi(deps: { storage: Storage; clock: Clock; entitie
       .andThen((entity) =>
         entity
           ? okAsync(undefined)
-          : errAsync(errors.validation([{ path: '/entity_id', message: `entity_id names no entity of this account: ${entityId}.` }])),
+          : errAsync(
+              errors.validation([
+                { path: '/entity_id', message: `entity_id names no entity of this account: ${entityId}.` },
+              ]),
+            ),
       );
 
   const conflict = (e: LeadrouteError): LeadrouteError =>
@@ -69,7 +82,8 @@ export function createAliasesApi(deps: { storage: Storage; clock: Clock; entitie
       const input = validateFields<AliasInput>(body, ALIAS_FIELDS);
       if (input.isErr()) return errAsync(errors.validation(input.error, 'The entity alias is not valid.'));
       // A body that changes nothing is a client mistake (a misspelt field, a wrong body), not a success.
-      if (Object.keys(input.value).length === 0) return errAsync(errors.badRequest('The body names no field to update; give entity_id, entity_alias or both.'));
+      if (Object.keys(input.value).length === 0)
+        return errAsync(errors.badRequest('The body names no field to update; give entity_id, entity_alias or both.'));
       return own(principal, id).andThen((current) => {
         const next: EntityAlias = {
           ...current,
@@ -83,7 +97,9 @@ export function createAliasesApi(deps: { storage: Storage; clock: Clock; entitie
       });
     },
     remove(principal, id) {
-      return own(principal, id).andThen((alias) => storage.aliases.remove(alias.id).map(() => (deps.changed?.(alias.account_id), alias)));
+      return own(principal, id).andThen((alias) =>
+        storage.aliases.remove(alias.id).map(() => (deps.changed?.(alias.account_id), alias)),
+      );
     },
   };
 }

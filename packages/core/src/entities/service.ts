@@ -45,7 +45,9 @@ export function createEntitiesApi(deps: { storage: Storage; clock: Clock }): Ent
     return storage.entities
       .get(id.toLowerCase())
       .andThen((record) =>
-        record && record.owner_account_id === principal.account.id ? okAsync(record) : errAsync(errors.notFound('entity', id)),
+        record && record.owner_account_id === principal.account.id
+          ? okAsync(record)
+          : errAsync(errors.notFound('entity', id)),
       );
   };
 
@@ -81,15 +83,20 @@ export function createEntitiesApi(deps: { storage: Storage; clock: Clock }): Ent
       }
       return index;
     });
-  const withFlows = (index: Map<string, string[]>) => (entity: Entity): Entity => ({ ...entity, flow_ids: index.get(entity.id) ?? [] });
-  const withFlowsOne = (principal: Principal) => (entity: Entity) => flowIndex(principal).map((index) => withFlows(index)(entity));
+  const withFlows =
+    (index: Map<string, string[]>) =>
+    (entity: Entity): Entity => ({ ...entity, flow_ids: index.get(entity.id) ?? [] });
+  const withFlowsOne = (principal: Principal) => (entity: Entity) =>
+    flowIndex(principal).map((index) => withFlows(index)(entity));
 
   return {
     visible,
     list(principal) {
       return storage.entities
         .listByOwner(principal.account.id)
-        .andThen((own) => flowIndex(principal).map((index) => [...STANDARD_ENTITIES, ...own.map(toEntity)].map(withFlows(index))));
+        .andThen((own) =>
+          flowIndex(principal).map((index) => [...STANDARD_ENTITIES, ...own.map(toEntity)].map(withFlows(index))),
+        );
     },
     get(principal, id) {
       if (!isId(id)) return errAsync(errors.notFound('entity', id));
@@ -102,7 +109,8 @@ export function createEntitiesApi(deps: { storage: Storage; clock: Clock }): Ent
       if (input.isErr()) return errAsync(errors.validation(input.error, 'The entity is not valid.'));
       const now = clock.now();
       const at = isoTime(now);
-      const fields = input.value as Partial<EntityInput> & Pick<EntityInput, 'name' | 'module_ids' | 'source' | 'recipient'>;
+      const fields = input.value as Partial<EntityInput> &
+        Pick<EntityInput, 'name' | 'module_ids' | 'source' | 'recipient'>;
       const record: EntityRecord = {
         ...ENTITY_DEFAULTS,
         ...fields,
@@ -127,15 +135,34 @@ export function createEntitiesApi(deps: { storage: Storage; clock: Clock }): Ent
       return ownRecord(principal, id).andThen((current) => {
         const changes = input.value;
         if (current.account && changes.connected_account_id !== undefined)
-          return errAsync(errors.validation([{ path: '/connected_account_id', message: 'connected_account_id is set only on custom entities; an account entity stands for its own account.' }], 'The entity is not valid.'));
+          return errAsync(
+            errors.validation(
+              [
+                {
+                  path: '/connected_account_id',
+                  message:
+                    'connected_account_id is set only on custom entities; an account entity stands for its own account.',
+                },
+              ],
+              'The entity is not valid.',
+            ),
+          );
         const merged: EntityRecord = {
           ...current,
           ...changes,
           name: changes.name === undefined ? current.name : changes.name.trim(),
           // Un-deprecating an entity drops its replacement.
-          see: changes.deprecated === false && changes.see === undefined ? null : changes.see === undefined ? current.see : (changes.see?.toLowerCase() ?? null),
+          see:
+            changes.deprecated === false && changes.see === undefined
+              ? null
+              : changes.see === undefined
+                ? current.see
+                : (changes.see?.toLowerCase() ?? null),
           flow_ids: [],
-          connected_account_id: changes.connected_account_id === undefined ? current.connected_account_id : (changes.connected_account_id?.toLowerCase() ?? null),
+          connected_account_id:
+            changes.connected_account_id === undefined
+              ? current.connected_account_id
+              : (changes.connected_account_id?.toLowerCase() ?? null),
           updated_at: isoTime(clock.now()),
         };
         return checkSee(principal, merged.id, merged)

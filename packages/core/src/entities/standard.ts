@@ -3,7 +3,10 @@ import { ENTITY_DEFAULTS } from './defaults';
 
 const BUILT = '2024-01-01T00:00:00.000Z';
 
-function standard(id: string, fields: Pick<Entity, 'name' | 'description' | 'module_ids' | 'source' | 'recipient'>): Entity {
+function standard(
+  id: string,
+  fields: Pick<Entity, 'name' | 'description' | 'module_ids' | 'source' | 'recipient'>,
+): Entity {
   return { ...ENTITY_DEFAULTS, id, ...fields, standard: true, account: null, created_at: BUILT, updated_at: BUILT };
 }
 

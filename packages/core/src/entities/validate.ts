@@ -23,7 +23,8 @@ export type EntityInput = Pick<
 >;
 
 /** `platform-<integration>.<direction>.<name>`, e.g. `platform-custom.outbound.json`. */
-export const MODULE_ID_PATTERN = /^platform-[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*\.(?:inbound|outbound)\.[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*$/;
+export const MODULE_ID_PATTERN =
+  /^platform-[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*\.(?:inbound|outbound)\.[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*$/;
 
 const SOURCE_CLASSES = ['seller', 'form', 'other', null] as const;
 const RECIPIENT_CLASSES = ['buyer', 'crm', 'analytics', 'enhancement', 'esp', 'other', null] as const;
@@ -35,16 +36,22 @@ const ENTITY_FIELDS: { readonly [K in keyof EntityInput]-?: Check } = {
   see: checks.nullable(checks.id()),
   // Refused unless null (#19.12): the spec says only "suffix required for all custom fields", not how it joins a field
   // name nor what happens to a field without it, and a stored suffix that nothing applies would promise a check that never runs.
-  field_suffix: (v) => (v === null ? undefined : 'is not supported: the spec does not say how a suffix joins a custom field name; leave it null'),
+  field_suffix: (v) =>
+    v === null
+      ? undefined
+      : 'is not supported: the spec does not say how a suffix joins a custom field name; leave it null',
   // Derived from the account's flows (#19.12): accepted for the spec's body shape, never stored.
   flow_ids: checks.arrayOf(checks.id(), { unique: true }),
   // The account a custom entity stands for (#19.12); not looked up, so it tells nothing of which accounts exist.
   connected_account_id: checks.nullable(checks.id()),
   logo_url: checks.nullable(checks.url()),
-  module_ids: checks.arrayOf(checks.pattern(MODULE_ID_PATTERN, 'of the form platform-<integration>.<inbound|outbound>.<name>'), {
-    max: 100,
-    unique: true,
-  }),
+  module_ids: checks.arrayOf(
+    checks.pattern(MODULE_ID_PATTERN, 'of the form platform-<integration>.<inbound|outbound>.<name>'),
+    {
+      max: 100,
+      unique: true,
+    },
+  ),
   source: checks.oneOf(SOURCE_CLASSES),
   recipient: checks.oneOf(RECIPIENT_CLASSES),
   time_zone: checks.nullable(checks.timeZone()),

@@ -33,7 +33,10 @@ export function parseInstant(value: unknown): number | undefined {
 function list(value: unknown): string[] | undefined {
   if (value === undefined) return undefined;
   const items = Array.isArray(value) ? value : [value];
-  return items.flatMap((v) => (typeof v === 'string' ? v.split(',') : [String(v)])).map((s) => s.trim()).filter((s) => s !== '');
+  return items
+    .flatMap((v) => (typeof v === 'string' ? v.split(',') : [String(v)]))
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 /**
@@ -64,8 +67,14 @@ export function parseEventQuery(input: Record<string, unknown>): Result<EventQue
 
   let limit = EVENTS_DEFAULT_LIMIT;
   if (input.limit !== undefined) {
-    const n = typeof input.limit === 'number' ? input.limit : /^\d+$/.test(String(input.limit)) ? Number(input.limit) : Number.NaN;
-    if (!Number.isInteger(n) || n < 1 || n > EVENTS_MAX_LIMIT) bad('limit', `must be an integer from 1 to ${EVENTS_MAX_LIMIT}`);
+    const n =
+      typeof input.limit === 'number'
+        ? input.limit
+        : /^\d+$/.test(String(input.limit))
+          ? Number(input.limit)
+          : Number.NaN;
+    if (!Number.isInteger(n) || n < 1 || n > EVENTS_MAX_LIMIT)
+      bad('limit', `must be an integer from 1 to ${EVENTS_MAX_LIMIT}`);
     else limit = n;
   }
   const sort = input.sort === undefined ? 'desc' : input.sort;
@@ -91,7 +100,10 @@ export function parseEventQuery(input: Record<string, unknown>): Result<EventQue
   const include = list(input.include);
   const exclude = list(input.exclude);
   if (include && exclude) bad('include', 'and exclude cannot be used together');
-  for (const [name, paths] of [['include', include], ['exclude', exclude]] as const) {
+  for (const [name, paths] of [
+    ['include', include],
+    ['exclude', exclude],
+  ] as const) {
     if (paths?.some((p) => !PATH.test(p))) bad(name, 'must list dotted field paths such as vars.lead.email');
   }
   const types = list(input.type);
@@ -121,4 +133,3 @@ export function queryObject(params: URLSearchParams): Record<string, unknown> {
   }
   return out;
 }
-

@@ -62,7 +62,8 @@ export function createEventRecorder(deps: { storage: Storage; logger: Logger; cl
       for (const observer of observers) {
         try {
           const outcome = await observer(event);
-          if (outcome && outcome.isErr()) deps.logger.error({ eventId: event.id, err: outcome.error }, 'event observer failed');
+          if (outcome && outcome.isErr())
+            deps.logger.error({ eventId: event.id, err: outcome.error }, 'event observer failed');
         } catch (e) {
           deps.logger.error({ eventId: event.id, err: e }, 'event observer threw');
         }
@@ -73,7 +74,10 @@ export function createEventRecorder(deps: { storage: Storage; logger: Logger; cl
   /** Without `storage.leadWrites`: each record on its own, events first, the lead last (as before bundles existed). */
   const oneByOne = (bundle: LeadWriteBundle): ResultAsync<void, LeadrouteError> =>
     bundle.events
-      .reduce<ResultAsync<void, LeadrouteError>>((acc, event) => acc.andThen(() => storage.events.insert(event)), okAsync(undefined))
+      .reduce<ResultAsync<void, LeadrouteError>>(
+        (acc, event) => acc.andThen(() => storage.events.insert(event)),
+        okAsync(undefined),
+      )
       .andThen(() => (bundle.rollups.length === 0 ? okAsync(undefined) : storage.rollups.add(bundle.rollups)))
       .andThen(() => (bundle.search ? storage.search.index(bundle.search) : okAsync(undefined)))
       .andThen(() => (bundle.lead ? storage.leads.insert(bundle.lead) : okAsync(undefined)));
@@ -81,17 +85,16 @@ export function createEventRecorder(deps: { storage: Storage; logger: Logger; cl
   /** Stores the events, their rollup rows and the lead's search document (and the lead, when given) as one unit. */
   const store = (lead: LeadRecord | undefined, events: readonly StoredEvent[]): ResultAsync<void, LeadrouteError> => {
     const now = deps.clock.now();
-    return ResultAsync.combine(events.map((event) => rollupRows(storage, event, now)))
-      .andThen((rows) => {
-        const source = events.find((event) => event.type === 'source');
-        const bundle: LeadWriteBundle = {
-          ...(lead ? { lead } : {}),
-          events,
-          rollups: rows.flat() as RollupRow[],
-          ...(source ? { search: searchDocument(source) } : {}),
-        };
-        return storage.leadWrites ? storage.leadWrites.commit(bundle) : oneByOne(bundle);
-      });
+    return ResultAsync.combine(events.map((event) => rollupRows(storage, event, now))).andThen((rows) => {
+      const source = events.find((event) => event.type === 'source');
+      const bundle: LeadWriteBundle = {
+        ...(lead ? { lead } : {}),
+        events,
+        rollups: rows.flat() as RollupRow[],
+        ...(source ? { search: searchDocument(source) } : {}),
+      };
+      return storage.leadWrites ? storage.leadWrites.commit(bundle) : oneByOne(bundle);
+    });
   };
   const told = (events: readonly StoredEvent[]): ResultAsync<void, LeadrouteError> =>
     observers.length === 0 ? okAsync(undefined) : ResultAsync.fromSafePromise(notify(events));

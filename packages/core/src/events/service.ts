@@ -47,30 +47,38 @@ export function createEventsApi(deps: { storage: Storage; clock: Clock }): Event
     // A filter that matches little pages through the whole store: between pages, a turn of the event loop lets
     // a hang-up be heard (memory storage never yields) and a listing nobody will read stops.
     const heard = (): ResultAsync<void, LeadrouteError> =>
-      !signal ? okAsync(undefined)
-      : ResultAsync.fromSafePromise(new Promise<void>(setImmediate)).andThen(() => (signal.aborted ? errAsync(errors.aborted()) : okAsync(undefined)));
+      !signal
+        ? okAsync(undefined)
+        : ResultAsync.fromSafePromise(new Promise<void>(setImmediate)).andThen(() =>
+            signal.aborted ? errAsync(errors.aborted()) : okAsync(undefined),
+          );
     const page = (cursor: { after_id?: string; before_id?: string }): ResultAsync<StoredEvent[], LeadrouteError> =>
-      heard().andThen(() => storage.events
-        .query({
-          account_id: principal.account.id,
-          ...cursor,
-          ...(q.start !== undefined ? { start: q.start } : {}),
-          ...(q.end !== undefined ? { end: q.end } : {}),
-          ...(q.types ? { types: q.types } : {}),
-          live_at: isoTime(now),
-          sort: q.sort,
-          limit: filter ? PAGE : q.limit,
-        })
-        .andThen((batch) => {
-          for (const event of batch) {
-            if (!filter || filter(event as unknown as Record<string, unknown>, env).pass) found.push(event);
-            if (found.length === q.limit) return okAsync(found);
-          }
-          const last = batch[batch.length - 1];
-          if (!filter || batch.length < PAGE || !last) return okAsync(found);
-          return page(q.sort === 'desc' ? { ...cursor, before_id: last.id } : { ...cursor, after_id: last.id });
-        }));
-    return page({ ...(q.after_id ? { after_id: q.after_id } : {}), ...(q.before_id ? { before_id: q.before_id } : {}) });
+      heard().andThen(() =>
+        storage.events
+          .query({
+            account_id: principal.account.id,
+            ...cursor,
+            ...(q.start !== undefined ? { start: q.start } : {}),
+            ...(q.end !== undefined ? { end: q.end } : {}),
+            ...(q.types ? { types: q.types } : {}),
+            live_at: isoTime(now),
+            sort: q.sort,
+            limit: filter ? PAGE : q.limit,
+          })
+          .andThen((batch) => {
+            for (const event of batch) {
+              if (!filter || filter(event as unknown as Record<string, unknown>, env).pass) found.push(event);
+              if (found.length === q.limit) return okAsync(found);
+            }
+            const last = batch[batch.length - 1];
+            if (!filter || batch.length < PAGE || !last) return okAsync(found);
+            return page(q.sort === 'desc' ? { ...cursor, before_id: last.id } : { ...cursor, after_id: last.id });
+          }),
+      );
+    return page({
+      ...(q.after_id ? { after_id: q.after_id } : {}),
+      ...(q.before_id ? { before_id: q.before_id } : {}),
+    });
   };
 
   return {
@@ -80,7 +88,8 @@ export function createEventsApi(deps: { storage: Storage; clock: Clock }): Event
       const q = parsed.value;
       const filter = q.rules.length > 0 ? compileRules(q.rules, 'and') : undefined;
       return collect(principal, q, filter, options.signal).map((events) =>
-        events.map((e) => project(toEventRecord(e) as unknown as Record<string, unknown>, q.include, q.exclude)));
+        events.map((e) => project(toEventRecord(e) as unknown as Record<string, unknown>, q.include, q.exclude)),
+      );
     },
     get(principal, id) {
       if (!isId(id)) return errAsync(errors.notFound('event', id));
@@ -100,4 +109,3 @@ export function createEventsApi(deps: { storage: Storage; clock: Clock }): Event
     },
   };
 }
-

@@ -5,13 +5,7 @@ import type { RecordedRequest, RecordedResponse, Transaction } from '../ports/in
 import type { RuleSet } from '../rules';
 
 /** Kinds of event the service records. Statistics count source, recipient, the feedback kinds and ping. */
-export type EventType =
-  | 'source'
-  | 'recipient'
-  | 'filter'
-  | 'ping'
-  | 'feedback-received'
-  | 'feedback-sent';
+export type EventType = 'source' | 'recipient' | 'filter' | 'ping' | 'feedback-received' | 'feedback-sent';
 
 /** Step and lead outcomes. */
 export type Outcome = 'success' | 'failure' | 'error' | 'skip';
@@ -63,7 +57,12 @@ export interface EventRecord {
   readonly module_id?: string;
   readonly package_version?: string;
   /** The flow's criteria (`rule_set`) and the source's own (`source_rule_set`), and what they said of the lead (#19.8). */
-  readonly acceptance_criteria?: { readonly rule_set?: RuleSet; readonly source_rule_set?: RuleSet; readonly outcome: Outcome; readonly reason: string };
+  readonly acceptance_criteria?: {
+    readonly rule_set?: RuleSet;
+    readonly source_rule_set?: RuleSet;
+    readonly outcome: Outcome;
+    readonly reason: string;
+  };
   readonly step_count?: number;
   readonly appended?: Readonly<Record<string, unknown>>;
   readonly request?: RecordedRequest;

@@ -9,12 +9,53 @@ import { compilePath, isRuleSet, type RuleElement, type RuleSet } from '../rules
  * never shows it.
  */
 const EVENT_KEYS = new Set([
-  'id', 'type', 'outcome', 'reason', 'vars', 'host', 'start_timestamp', 'end_timestamp', 'firehose', 'ms', 'wait_ms',
-  'overhead_ms', 'lag_ms', 'total_ms', 'handler_version', 'version', 'cap_reached', 'flow_ping_limits', 'source_ping_limits',
-  'ping_limit_reached', 'expires_at', 'lead_id', 'flow_id', 'source_id', 'recipient_id', 'module_id', 'package_version',
-  'acceptance_criteria', 'step_count', 'appended', 'request', 'response', 'step_id', 'caps', 'caps_reached', 'key', 'cost',
-  'purchase_price', 'sale_price', 'revenue', 'credential', 'credential_updated', 'rule_set', 'mappings', 'pricing',
-  'transactions', 'feedback',
+  'id',
+  'type',
+  'outcome',
+  'reason',
+  'vars',
+  'host',
+  'start_timestamp',
+  'end_timestamp',
+  'firehose',
+  'ms',
+  'wait_ms',
+  'overhead_ms',
+  'lag_ms',
+  'total_ms',
+  'handler_version',
+  'version',
+  'cap_reached',
+  'flow_ping_limits',
+  'source_ping_limits',
+  'ping_limit_reached',
+  'expires_at',
+  'lead_id',
+  'flow_id',
+  'source_id',
+  'recipient_id',
+  'module_id',
+  'package_version',
+  'acceptance_criteria',
+  'step_count',
+  'appended',
+  'request',
+  'response',
+  'step_id',
+  'caps',
+  'caps_reached',
+  'key',
+  'cost',
+  'purchase_price',
+  'sale_price',
+  'revenue',
+  'credential',
+  'credential_updated',
+  'rule_set',
+  'mappings',
+  'pricing',
+  'transactions',
+  'feedback',
 ]);
 
 // Date-times as the service writes them (ISO 8601 with a zone); date-only values
@@ -73,7 +114,8 @@ function cell(value: unknown, epoch: boolean, style: DateStyle): string {
     }
     return value;
   }
-  if (typeof value === 'number') return epoch && Number.isFinite(value) && value > 0 ? formatInstant(value, style) : String(value);
+  if (typeof value === 'number')
+    return epoch && Number.isFinite(value) && value > 0 ? formatInstant(value, style) : String(value);
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (value instanceof Date) return formatInstant(value.getTime(), style);
   // Objects and arrays (a whole `vars.lead`, a list of caps) go in as JSON text.

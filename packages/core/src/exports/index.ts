@@ -2,8 +2,15 @@ export { compileColumns, type DateStyle, eventPath, formatInstant, type RowMappe
 export { type SignedLink, signLink, verifyLink } from './links';
 export { loggingNotifier } from './notify';
 export {
-  EXPORT_MAX_FIELDS, EXPORT_MAX_RECIPIENTS, EXPORTS_DEFAULT_LIMIT, EXPORTS_MAX_LIMIT, type ExportListParams, type ExportRequest,
-  parseExportInstant, parseExportList, parseExportRequest,
+  EXPORT_MAX_FIELDS,
+  EXPORT_MAX_RECIPIENTS,
+  EXPORTS_DEFAULT_LIMIT,
+  EXPORTS_MAX_LIMIT,
+  type ExportListParams,
+  type ExportRequest,
+  parseExportInstant,
+  parseExportList,
+  parseExportRequest,
 } from './request';
 export { type ExportRunDeps, exportFileName, type JobRunOutcome, runExportJob } from './run';
 export { type ExportDownloadFile, type ExportFileLink, type ExportsApi, toExport } from './service';

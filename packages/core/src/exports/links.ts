@@ -20,12 +20,19 @@ export function signLink(secret: Uint8Array, exportId: string, nowMs: number, tt
 }
 
 /** Why a link is refused, or undefined when it is good: checked in constant time. */
-export function verifyLink(secret: Uint8Array, exportId: string, expires: string | null, signature: string | null, nowMs: number): string | undefined {
+export function verifyLink(
+  secret: Uint8Array,
+  exportId: string,
+  expires: string | null,
+  signature: string | null,
+  nowMs: number,
+): string | undefined {
   if (expires === null || signature === null || !/^\d{1,15}$/.test(expires) || !/^[A-Za-z0-9_-]{43}$/.test(signature))
     return 'The download link is malformed.';
   const expected = mac(secret, exportId, Number(expires));
   const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'The download link signature is not valid.';
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return 'The download link signature is not valid.';
   if (nowMs >= Number(expires)) return 'The download link has expired; request a new one from the file endpoint.';
   return undefined;
 }

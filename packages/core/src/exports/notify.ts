@@ -20,16 +20,36 @@ export function loggingNotifier(logger: Logger): Notifier {
 }
 
 /** Tells the export's `email_to` that it ended; a failure to send is logged, never fatal. */
-export async function notifyFinished(deps: { notifier: Notifier; logger: Logger }, exp: StoredExport, account: Account): Promise<void> {
+export async function notifyFinished(
+  deps: { notifier: Notifier; logger: Logger },
+  exp: StoredExport,
+  account: Account,
+): Promise<void> {
   if (exp.email_to.length === 0) return;
-  const common = { to: exp.email_to, exportId: exp.id, expiresAt: exp.expires_at, accountName: account.name, timeZone: account.time_zone };
+  const common = {
+    to: exp.email_to,
+    exportId: exp.id,
+    expiresAt: exp.expires_at,
+    accountName: account.name,
+    timeZone: account.time_zone,
+  };
   const message =
     exp.status === 'error'
       ? exportReadyMessage({ ...common, status: 'error', ...(exp.error === undefined ? {} : { reason: exp.error }) })
       : exp.status === 'truncated'
-        ? exportReadyMessage({ ...common, status: 'truncated', exportedDocs: exp.exported_docs, ...(exp.reason === undefined ? {} : { reason: exp.reason.message }) })
+        ? exportReadyMessage({
+            ...common,
+            status: 'truncated',
+            exportedDocs: exp.exported_docs,
+            ...(exp.reason === undefined ? {} : { reason: exp.reason.message }),
+          })
         : exp.status === 'complete'
-          ? exportReadyMessage({ ...common, status: 'complete', fileName: exp.file_name ?? '', exportedDocs: exp.exported_docs })
+          ? exportReadyMessage({
+              ...common,
+              status: 'complete',
+              fileName: exp.file_name ?? '',
+              exportedDocs: exp.exported_docs,
+            })
           : undefined;
   if (!message) return;
   const sent = await deps.notifier.send(message);

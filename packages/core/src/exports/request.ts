@@ -51,14 +51,16 @@ export function parseExportRequest(body: unknown, timeZone: string): Result<Expo
   };
   const start = instant('start');
   const end = instant('end');
-  if (start !== undefined && end !== undefined && end <= start) bad('/end', 'end must be after start (the range is start inclusive, end exclusive).');
+  if (start !== undefined && end !== undefined && end <= start)
+    bad('/end', 'end must be after start (the range is start inclusive, end exclusive).');
 
   const fields: string[] = [];
   if (!Array.isArray(body.fields) || body.fields.length === 0 || body.fields.length > EXPORT_MAX_FIELDS) {
     bad('/fields', `fields must be a non-empty array of at most ${EXPORT_MAX_FIELDS} field paths.`);
   } else {
     body.fields.forEach((field: unknown, i) => {
-      if (typeof field !== 'string' || !FIELD_PATH.test(field.trim())) bad(`/fields/${i}`, 'Each field must be a dotted path such as vars.lead.email or outcome.');
+      if (typeof field !== 'string' || !FIELD_PATH.test(field.trim()))
+        bad(`/fields/${i}`, 'Each field must be a dotted path such as vars.lead.email or outcome.');
       else if (fields.includes(field.trim())) bad(`/fields/${i}`, `Field ${field.trim()} is listed twice.`);
       else fields.push(field.trim());
     });
@@ -77,16 +79,25 @@ export function parseExportRequest(body: unknown, timeZone: string): Result<Expo
       bad('/email_to', `email_to must be an array of at most ${EXPORT_MAX_RECIPIENTS} e-mail addresses.`);
     } else {
       body.email_to.forEach((address: unknown, i) => {
-        if (typeof address !== 'string' || !isEmailAddress(address.trim())) bad(`/email_to/${i}`, 'Each address must be an e-mail address.');
+        if (typeof address !== 'string' || !isEmailAddress(address.trim()))
+          bad(`/email_to/${i}`, 'Each address must be an e-mail address.');
         else if (!email_to.includes(address.trim())) email_to.push(address.trim());
       });
     }
   }
 
-  if (body.standard_dates !== undefined && body.standard_dates !== null && typeof body.standard_dates !== 'boolean') bad('/standard_dates', 'standard_dates must be true or false.');
+  if (body.standard_dates !== undefined && body.standard_dates !== null && typeof body.standard_dates !== 'boolean')
+    bad('/standard_dates', 'standard_dates must be true or false.');
 
   if (issues.length > 0) return err(issues);
-  return ok({ start: start as number, end: end as number, fields, filter_rules, email_to, standard_dates: body.standard_dates === true });
+  return ok({
+    start: start as number,
+    end: end as number,
+    fields,
+    filter_rules,
+    email_to,
+    standard_dates: body.standard_dates === true,
+  });
 }
 
 /** A parsed `GET /exports` query. */
@@ -111,7 +122,8 @@ export function parseExportList(query: URLSearchParams): Result<ExportListParams
     const value = values[0] as string;
     if (key === 'limit') {
       const n = /^\d{1,4}$/.test(value) ? Number(value) : Number.NaN;
-      if (!Number.isInteger(n) || n < 1 || n > EXPORTS_MAX_LIMIT) issues.push({ path: '/limit', message: `limit must be an integer from 1 to ${EXPORTS_MAX_LIMIT}.` });
+      if (!Number.isInteger(n) || n < 1 || n > EXPORTS_MAX_LIMIT)
+        issues.push({ path: '/limit', message: `limit must be an integer from 1 to ${EXPORTS_MAX_LIMIT}.` });
       else out.limit = n;
     } else if (!isId(value)) issues.push({ path: `/${key}`, message: `${key} must be a 24-character hexadecimal ID.` });
     else out[key as 'before_id' | 'after_id'] = value.toLowerCase();

@@ -77,10 +77,18 @@ export async function runExportJob(deps: ExportRunDeps, job: LeasedJob): Promise
   }
   const account = await storage.accounts.get(exp.account_id);
   if (account.isErr()) return retry(deps, ref, job, account.error.message);
-  if (!account.value) return finishWithError(deps, ref, exp, undefined, 'The account that requested the export no longer exists.');
-  if (!deps.fileStore) return finishWithError(deps, ref, exp, account.value, 'No file store is configured for exports.');
+  if (!account.value)
+    return finishWithError(deps, ref, exp, undefined, 'The account that requested the export no longer exists.');
+  if (!deps.fileStore)
+    return finishWithError(deps, ref, exp, account.value, 'No file store is configured for exports.');
   if (job.attempts > settings.maxAttempts)
-    return finishWithError(deps, ref, exp, account.value, `The export was interrupted ${job.attempts - 1} times and was given up.`);
+    return finishWithError(
+      deps,
+      ref,
+      exp,
+      account.value,
+      `The export was interrupted ${job.attempts - 1} times and was given up.`,
+    );
 
   // A job taken over from a stopped worker starts again from the beginning.
   const started = await storage.exports.update(exp.id, { status: 'processing', exported_docs: 0 });
@@ -116,7 +124,8 @@ export async function runExportJob(deps: ExportRunDeps, job: LeasedJob): Promise
     return 'lost';
   }
   // When both failed, the store's own error says more than "the store stopped reading".
-  if (produced.kind === 'failed') return retry(deps, ref, job, uploaded.isErr() ? uploaded.error.message : produced.message, exp, account.value);
+  if (produced.kind === 'failed')
+    return retry(deps, ref, job, uploaded.isErr() ? uploaded.error.message : produced.message, exp, account.value);
   if (uploaded.isErr()) return retry(deps, ref, job, uploaded.error.message, exp, account.value);
   // The file may have taken a while: only the lease holder may publish it.
   const held = await storage.jobs.extend(ref, clock.now(), settings.leaseMs);
@@ -134,17 +143,31 @@ export async function runExportJob(deps: ExportRunDeps, job: LeasedJob): Promise
     exp.id,
     produced.truncated
       ? { status: 'truncated', exported_docs: produced.rows, reason: limitReason }
-      : { status: 'complete', exported_docs: produced.rows, file_key: fileKey, file_name: exportFileName(exp, account.value.time_zone) },
+      : {
+          status: 'complete',
+          exported_docs: produced.rows,
+          file_key: fileKey,
+          file_name: exportFileName(exp, account.value.time_zone),
+        },
   );
   if (finished.isErr()) return retry(deps, ref, job, finished.error.message);
   await storage.jobs.complete(ref, clock.now());
-  logger.info({ ...log, rows: produced.rows, bytes: uploaded.value.bytes, truncated: produced.truncated }, 'export finished');
+  logger.info(
+    { ...log, rows: produced.rows, bytes: uploaded.value.bytes, truncated: produced.truncated },
+    'export finished',
+  );
   if (finished.value) await notifyFinished(deps, finished.value, account.value);
   return 'settled';
 }
 
 /** Reads, filters and writes the rows; never throws. */
-async function produce(deps: ExportRunDeps, ref: JobRef, exp: StoredExport, account: Account, out: Stringifier): Promise<Produced> {
+async function produce(
+  deps: ExportRunDeps,
+  ref: JobRef,
+  exp: StoredExport,
+  account: Account,
+  out: Stringifier,
+): Promise<Produced> {
   const { storage, clock, settings } = deps;
   const now = clock.now();
   const env = { now, timeZone: account.time_zone };
@@ -195,7 +218,14 @@ async function produce(deps: ExportRunDeps, ref: JobRef, exp: StoredExport, acco
  * for a later attempt with a growing delay, the export staying `processing`; on
  * the last attempt the export ends in error.
  */
-async function retry(deps: ExportRunDeps, ref: JobRef, job: LeasedJob, message: string, exp?: StoredExport, account?: Account): Promise<JobRunOutcome> {
+async function retry(
+  deps: ExportRunDeps,
+  ref: JobRef,
+  job: LeasedJob,
+  message: string,
+  exp?: StoredExport,
+  account?: Account,
+): Promise<JobRunOutcome> {
   const { storage, clock, logger, settings } = deps;
   logger.warn({ exportId: job.id, attempt: job.attempts, err: message }, 'export attempt failed');
   if (exp && job.attempts >= settings.maxAttempts) return finishWithError(deps, ref, exp, account, message);
@@ -205,7 +235,13 @@ async function retry(deps: ExportRunDeps, ref: JobRef, job: LeasedJob, message: 
 }
 
 /** Ends the export in error for good, tells its recipients, and settles the job. */
-async function finishWithError(deps: ExportRunDeps, ref: JobRef, exp: StoredExport, account: Account | undefined, message: string): Promise<JobRunOutcome> {
+async function finishWithError(
+  deps: ExportRunDeps,
+  ref: JobRef,
+  exp: StoredExport,
+  account: Account | undefined,
+  message: string,
+): Promise<JobRunOutcome> {
   const { storage, clock } = deps;
   const updated = await storage.exports.update(exp.id, { status: 'error', error: message, reason: { message } });
   // If even that write fails, the lease runs out and another attempt tries again.

@@ -41,7 +41,11 @@ export interface ExportsApi {
    */
   fileLink(principal: Principal, id: string): ResultAsync<ExportFileLink, LeadrouteError>;
   /** The file behind a served link, after checking its signature and expiry (403 when refused). */
-  download(id: string, expires: string | null, signature: string | null): ResultAsync<ExportDownloadFile, LeadrouteError>;
+  download(
+    id: string,
+    expires: string | null,
+    signature: string | null,
+  ): ResultAsync<ExportDownloadFile, LeadrouteError>;
   /** Runs every pending export job now (what tests and cron-style hosts call); answers how many settled. */
   runPending(): Promise<number>;
   /** The in-process worker: `service.start()` and `service.close()` start and stop it. */
@@ -72,18 +76,28 @@ export function createExportsApi(deps: {
   // Nothing starts here: service.start() starts the worker (unless `worker: false`), service.close() stops it.
   const worker = createExportWorker({ ...deps, settings }, settings.worker === false ? 5000 : settings.worker.pollMs);
 
-  const own = (principal: Principal, id: string, malformed: () => LeadrouteError): ResultAsync<StoredExport, LeadrouteError> => {
+  const own = (
+    principal: Principal,
+    id: string,
+    malformed: () => LeadrouteError,
+  ): ResultAsync<StoredExport, LeadrouteError> => {
     if (!isId(id)) return errAsync(malformed());
     // Another account's export answers exactly as an unknown one.
     return storage.exports
       .get(id.toLowerCase())
-      .andThen((exp) => (exp && exp.account_id === principal.account.id ? okAsync(exp) : errAsync(errors.notFound('export', id))));
+      .andThen((exp) =>
+        exp && exp.account_id === principal.account.id ? okAsync(exp) : errAsync(errors.notFound('export', id)),
+      );
   };
 
   const notReady = (exp: StoredExport, now: number): LeadrouteError | undefined => {
     if (!READY.has(exp.status) || exp.file_key === undefined)
       return { type: 'NotFound', message: `The file of export ${exp.id} is not ready: the export is ${exp.status}.` };
-    if (exp.expires_at <= isoTime(now)) return { type: 'NotFound', message: `Export ${exp.id} expired at ${exp.expires_at}; its file is no longer available.` };
+    if (exp.expires_at <= isoTime(now))
+      return {
+        type: 'NotFound',
+        message: `Export ${exp.id} expired at ${exp.expires_at}; its file is no longer available.`,
+      };
     return undefined;
   };
 
@@ -94,7 +108,12 @@ export function createExportsApi(deps: {
     create(principal, body) {
       const parsed = parseExportRequest(body, principal.account.time_zone);
       if (parsed.isErr()) return errAsync(errors.validation(parsed.error, 'The export is not valid.'));
-      if (!fileStore) return errAsync(errors.storageFailure('[leadroute] [exports] No file store is configured: pass fileStore to createLeadService.'));
+      if (!fileStore)
+        return errAsync(
+          errors.storageFailure(
+            '[leadroute] [exports] No file store is configured: pass fileStore to createLeadService.',
+          ),
+        );
       const request = parsed.value;
       const now = clock.now();
       const stored: StoredExport = {
@@ -118,7 +137,13 @@ export function createExportsApi(deps: {
         .andThen(() =>
           storage.jobs.enqueue({ kind: EXPORT_JOB, id: stored.id, dueAt: now }, now).orElse((e) =>
             // Never leave an export "created" with no job behind it.
-            storage.exports.update(stored.id, { status: 'error', error: 'The export could not be queued.', reason: { message: e.message } }).andThen(() => errAsync(e)),
+            storage.exports
+              .update(stored.id, {
+                status: 'error',
+                error: 'The export could not be queued.',
+                reason: { message: e.message },
+              })
+              .andThen(() => errAsync(e)),
           ),
         )
         .map(() => {
@@ -128,14 +153,27 @@ export function createExportsApi(deps: {
     },
     list(principal, params) {
       return storage.exports
-        .list({ account_id: principal.account.id, live_at: isoTime(clock.now()), limit: params.limit, ...(params.before_id ? { before_id: params.before_id } : {}), ...(params.after_id ? { after_id: params.after_id } : {}) })
+        .list({
+          account_id: principal.account.id,
+          live_at: isoTime(clock.now()),
+          limit: params.limit,
+          ...(params.before_id ? { before_id: params.before_id } : {}),
+          ...(params.after_id ? { after_id: params.after_id } : {}),
+        })
         .map((page) => page.map(toExport));
     },
     get(principal, id) {
-      return own(principal, id, () => errors.badRequest(`The export ID is not valid: ${JSON.stringify(id)}.`)).map(toExport);
+      return own(principal, id, () => errors.badRequest(`The export ID is not valid: ${JSON.stringify(id)}.`)).map(
+        toExport,
+      );
     },
     fileLink(principal, id) {
-      return own(principal, id, () => errors.validation([{ path: '/id', message: 'id must be a 24-character hexadecimal ID.' }], 'The export ID is not valid.')).andThen((exp) => {
+      return own(principal, id, () =>
+        errors.validation(
+          [{ path: '/id', message: 'id must be a 24-character hexadecimal ID.' }],
+          'The export ID is not valid.',
+        ),
+      ).andThen((exp) => {
         const now = clock.now();
         const refused = notReady(exp, now);
         if (refused) return errAsync(refused);
@@ -154,7 +192,9 @@ export function createExportsApi(deps: {
       });
     },
     download(id, expires, signature) {
-      const refused = isId(id) ? verifyLink(settings.linkSecret, id, expires, signature, clock.now()) : 'The download link is malformed.';
+      const refused = isId(id)
+        ? verifyLink(settings.linkSecret, id, expires, signature, clock.now())
+        : 'The download link is malformed.';
       if (refused) return errAsync(errors.forbidden(refused));
       if (!fileStore || fileStore.delivery !== 'served') return errAsync(errors.notFound('export file'));
       return storage.exports.get(id.toLowerCase()).andThen((exp) => {
@@ -163,7 +203,11 @@ export function createExportsApi(deps: {
         if (gone) return errAsync(gone);
         return fileStore
           .read(exp.file_key as string)
-          .andThen((file) => (file ? okAsync({ ...file, fileName: exp.file_name ?? `${exp.id}.csv` }) : errAsync(errors.notFound('export file'))));
+          .andThen((file) =>
+            file
+              ? okAsync({ ...file, fileName: exp.file_name ?? `${exp.id}.csv` })
+              : errAsync(errors.notFound('export file')),
+          );
       });
     },
   };

@@ -74,17 +74,22 @@ export function exportSettings(options: ExportOptions, randomSecret: () => Uint8
   const positive = (value: number | undefined, fallback: number, name: string): number => {
     if (value === undefined) return fallback;
     // A nonsensical setting is the embedder's bug: say so at start-up.
-    if (!Number.isFinite(value) || value <= 0) throw new TypeError(`[leadroute] [exports] ${name} must be a positive number.`);
+    if (!Number.isFinite(value) || value <= 0)
+      throw new TypeError(`[leadroute] [exports] ${name} must be a positive number.`);
     return value;
   };
   return {
     expiresInMs: positive(options.expiresInMs, EXPORT_DEFAULTS.expiresInMs, 'expiresInMs'),
     rowLimit: Math.floor(positive(options.rowLimit, EXPORT_DEFAULTS.rowLimit, 'rowLimit')),
-    linkSecret: secret === undefined ? randomSecret() : typeof secret === 'string' ? new TextEncoder().encode(secret) : secret,
+    linkSecret:
+      secret === undefined ? randomSecret() : typeof secret === 'string' ? new TextEncoder().encode(secret) : secret,
     baseUrl: options.baseUrl?.replace(/\/+$/, ''),
     leaseMs: positive(options.leaseMs, EXPORT_DEFAULTS.leaseMs, 'leaseMs'),
     pageSize: Math.floor(positive(options.pageSize, EXPORT_DEFAULTS.pageSize, 'pageSize')),
     maxAttempts: Math.floor(positive(options.maxAttempts, EXPORT_DEFAULTS.maxAttempts, 'maxAttempts')),
-    worker: options.worker === false ? false : { pollMs: positive(options.worker?.pollMs, EXPORT_DEFAULTS.pollMs, 'worker.pollMs') },
+    worker:
+      options.worker === false
+        ? false
+        : { pollMs: positive(options.worker?.pollMs, EXPORT_DEFAULTS.pollMs, 'worker.pollMs') },
   };
 }

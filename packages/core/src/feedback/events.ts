@@ -1,4 +1,10 @@
-import { EVENT_RETENTION_MS, EVENT_SCHEMA_VERSION, HANDLER_VERSION, type Outcome, type StoredEvent } from '../events/types';
+import {
+  EVENT_RETENTION_MS,
+  EVENT_SCHEMA_VERSION,
+  HANDLER_VERSION,
+  type Outcome,
+  type StoredEvent,
+} from '../events/types';
 import { timings } from '../flows/context';
 import type { Id } from '../ids';
 import { isoTime } from '../time';
@@ -29,7 +35,11 @@ export interface FeedbackEventInput {
 export function feedbackEvent(delivery: Delivery, input: FeedbackEventInput): StoredEvent {
   const { event, lead, flow } = delivery;
   const submittedAt = Date.parse(lead.submission_timestamp);
-  const feedback = { type: input.feedback.type, reason: input.feedback.reason, occurred_at: input.feedback.occurred_at };
+  const feedback = {
+    type: input.feedback.type,
+    reason: input.feedback.reason,
+    occurred_at: input.feedback.occurred_at,
+  };
   return {
     id: input.id,
     account_id: event.account_id,
@@ -42,9 +52,13 @@ export function feedbackEvent(delivery: Delivery, input: FeedbackEventInput): St
       event_id: input.id,
       delivery_event_id: event.id,
       // The warning belongs to the received event (spec), not to what is sent on.
-      ...(input.feedback.warning && input.type === 'feedback-received' ? { occurred_at_warning: input.feedback.warning } : {}),
+      ...(input.feedback.warning && input.type === 'feedback-received'
+        ? { occurred_at_warning: input.feedback.warning }
+        : {}),
       // A reason over 1,000 characters was kept cut (#19.11): how long it was as received.
-      ...(input.feedback.reasonCutFrom !== undefined && input.type === 'feedback-received' ? { reason_truncated_from: input.feedback.reasonCutFrom } : {}),
+      ...(input.feedback.reasonCutFrom !== undefined && input.type === 'feedback-received'
+        ? { reason_truncated_from: input.feedback.reasonCutFrom }
+        : {}),
       ...input.extraVars,
     },
     host: input.host,

@@ -57,10 +57,20 @@ export function validateFeedback(input: FeedbackInput, receivedAt: number): Resu
   if (type !== 'conversion' && type !== 'return') return err('type must be conversion or return.');
   const sent = absent(input.reason) ? '' : text(input.reason);
   if (sent === undefined) return err('reason must be a string.');
-  const base: Omit<ValidFeedback, 'occurred_at'> = sent.length > MAX_REASON_LENGTH ? { type, reason: clipReason(sent), reasonCutFrom: sent.length } : { type, reason: sent };
+  const base: Omit<ValidFeedback, 'occurred_at'> =
+    sent.length > MAX_REASON_LENGTH
+      ? { type, reason: clipReason(sent), reasonCutFrom: sent.length }
+      : { type, reason: sent };
   if (absent(input.occurred_at) || input.occurred_at === '') return ok({ ...base, occurred_at: isoTime(receivedAt) });
   const at = parseOccurredAt(input.occurred_at);
   if (at !== undefined) return ok({ ...base, occurred_at: isoTime(at) });
-  const shown = typeof input.occurred_at === 'string' ? input.occurred_at.slice(0, 100) : JSON.stringify(input.occurred_at)?.slice(0, 100);
-  return ok({ ...base, occurred_at: isoTime(receivedAt), warning: `occurred_at ${shown} is not an ISO 8601 time; the time of receipt was used.` });
+  const shown =
+    typeof input.occurred_at === 'string'
+      ? input.occurred_at.slice(0, 100)
+      : JSON.stringify(input.occurred_at)?.slice(0, 100);
+  return ok({
+    ...base,
+    occurred_at: isoTime(receivedAt),
+    warning: `occurred_at ${shown} is not an ISO 8601 time; the time of receipt was used.`,
+  });
 }

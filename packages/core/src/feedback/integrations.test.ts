@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { createFeedbackIntegrationRegistry, deliversFor, standardFeedbackIntegration } from './integrations';
 import type { InboundFeedbackModule } from './types';
 
-const module = (id: string, extra: Partial<InboundFeedbackModule> = {}): InboundFeedbackModule => ({ id, package_version: '1.0.0', parse: () => ok({}), ...extra });
+const module = (id: string, extra: Partial<InboundFeedbackModule> = {}): InboundFeedbackModule => ({
+  id,
+  package_version: '1.0.0',
+  parse: () => ok({}),
+  ...extra,
+});
 
 describe('inbound feedback integrations', () => {
   it('serves standard built in and host modules by name, case-insensitively', () => {
@@ -19,13 +24,19 @@ describe('inbound feedback integrations', () => {
   it('lets a host module replace standard, and refuses IDs of another shape', () => {
     const mine = module('platform-standard.inbound.feedback');
     expect(createFeedbackIntegrationRegistry([mine]).get('standard')).toBe(mine);
-    expect(() => createFeedbackIntegrationRegistry([module('platform-acme.outbound.json')])).toThrow(/platform-<name>\.inbound\.feedback/);
+    expect(() => createFeedbackIntegrationRegistry([module('platform-acme.outbound.json')])).toThrow(
+      /platform-<name>\.inbound\.feedback/,
+    );
     expect(() => createFeedbackIntegrationRegistry([module('acme.inbound.feedback')])).toThrow(TypeError);
   });
 
   it('standard reads the four fields and refuses a body that is not an object', () => {
     const standard = standardFeedbackIntegration();
-    expect(standard.parse({ type: 'return', reason: 'x', occurred_at: '2026-01-01', recipient_record_id: 'R-1', extra: 1 })._unsafeUnwrap()).toEqual({
+    expect(
+      standard
+        .parse({ type: 'return', reason: 'x', occurred_at: '2026-01-01', recipient_record_id: 'R-1', extra: 1 })
+        ._unsafeUnwrap(),
+    ).toEqual({
       type: 'return',
       reason: 'x',
       occurred_at: '2026-01-01',
@@ -41,6 +52,11 @@ describe('inbound feedback integrations', () => {
     expect(deliversFor(acme, 'platform-ACME.outbound.leads')).toBe(true);
     expect(deliversFor(acme, 'platform-acmecorp.outbound.leads')).toBe(false);
     expect(deliversFor(acme, undefined)).toBe(false);
-    expect(deliversFor(module('platform-acme.inbound.feedback', { delivers: (id) => id === 'platform-custom.outbound.json' }), 'platform-custom.outbound.json')).toBe(true);
+    expect(
+      deliversFor(
+        module('platform-acme.inbound.feedback', { delivers: (id) => id === 'platform-custom.outbound.json' }),
+        'platform-custom.outbound.json',
+      ),
+    ).toBe(true);
   });
 });

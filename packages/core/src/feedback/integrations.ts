@@ -18,7 +18,12 @@ export function standardFeedbackIntegration(): InboundFeedbackModule {
     parse: (body) => {
       if (body === undefined) return ok({});
       if (!isRecord(body)) return err('The body must be an object of feedback fields.');
-      return ok({ type: body.type, reason: body.reason, occurred_at: body.occurred_at, recipient_record_id: body.recipient_record_id });
+      return ok({
+        type: body.type,
+        reason: body.reason,
+        occurred_at: body.occurred_at,
+        recipient_record_id: body.recipient_record_id,
+      });
     },
     delivers: () => true,
   };
@@ -36,11 +41,16 @@ export interface FeedbackIntegrationRegistry {
  * standard's ID replaces it. A module whose ID is not `platform-<name>.inbound.feedback`
  * is a programmer error.
  */
-export function createFeedbackIntegrationRegistry(extra: readonly InboundFeedbackModule[] = []): FeedbackIntegrationRegistry {
+export function createFeedbackIntegrationRegistry(
+  extra: readonly InboundFeedbackModule[] = [],
+): FeedbackIntegrationRegistry {
   const modules = new Map<string, InboundFeedbackModule>();
   for (const module of [standardFeedbackIntegration(), ...extra]) {
     const name = MODULE_ID.exec(module.id)?.[1];
-    if (name === undefined) throw new TypeError(`[leadroute] inbound feedback module ID ${module.id} must look like platform-<name>.inbound.feedback`);
+    if (name === undefined)
+      throw new TypeError(
+        `[leadroute] inbound feedback module ID ${module.id} must look like platform-<name>.inbound.feedback`,
+      );
     modules.set(name.toLowerCase(), module);
   }
   return {

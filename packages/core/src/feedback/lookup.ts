@@ -43,12 +43,26 @@ export const NO_DELIVERY_MESSAGE = 'No delivery event for event_id, or it is mor
 const noDelivery = (): FeedbackError => ({ type: 'NotFound', message: NO_DELIVERY_MESSAGE });
 
 /** The lead, flow and account of a live recipient event; `missing` when the lead or account is gone. */
-function complete(deps: FeedbackDeps, event: StoredEvent, now: string, missing: () => FeedbackError): ResultAsync<Delivery, FeedbackError> {
+function complete(
+  deps: FeedbackDeps,
+  event: StoredEvent,
+  now: string,
+  missing: () => FeedbackError,
+): ResultAsync<Delivery, FeedbackError> {
   return deps.storage.leads.get(event.lead_id).andThen((lead) => {
     if (!lead || lead.expires_at <= now) return errAsync(missing());
     return deps.storage.accounts.get(event.account_id).andThen((account) => {
       if (!account) return errAsync(missing());
-      return deps.storage.flows.get(event.flow_id).map((flow): Delivery => ({ event, lead, account, flow: flow && flow.account_id === account.id ? flow : undefined }));
+      return deps.storage.flows
+        .get(event.flow_id)
+        .map(
+          (flow): Delivery => ({
+            event,
+            lead,
+            account,
+            flow: flow && flow.account_id === account.id ? flow : undefined,
+          }),
+        );
     });
   });
 }
@@ -60,8 +74,11 @@ function complete(deps: FeedbackDeps, event: StoredEvent, now: string, missing: 
 export function deliveryByEventId(deps: FeedbackDeps, eventId: unknown): ResultAsync<Delivery, FeedbackError> {
   if (!isId(eventId)) {
     const shown = typeof eventId === 'string' ? eventId.slice(0, 64) : '';
-    const message = eventId === undefined || eventId === '' ? 'event_id is required.' : `event_id ${shown} is not a valid ID.`;
-    return errAsync(errors.validation([{ path: '/event_id', message: 'event_id must be a 24-character hexadecimal ID.' }], message));
+    const message =
+      eventId === undefined || eventId === '' ? 'event_id is required.' : `event_id ${shown} is not a valid ID.`;
+    return errAsync(
+      errors.validation([{ path: '/event_id', message: 'event_id must be a 24-character hexadecimal ID.' }], message),
+    );
   }
   return byId(deps, eventId.toLowerCase(), true);
 }
@@ -81,7 +98,9 @@ function byId(deps: FeedbackDeps, id: string, mayWait: boolean): ResultAsync<Del
     if (pending) {
       let timer: NodeJS.Timeout | undefined;
       const bounded = new Promise<void>((resolve) => (timer = setTimeout(resolve, UNCOMMITTED_EVENT_WAIT_MS)));
-      return ResultAsync.fromSafePromise(Promise.race([pending, bounded]).finally(() => clearTimeout(timer))).andThen(() => byId(deps, id, false));
+      return ResultAsync.fromSafePromise(Promise.race([pending, bounded]).finally(() => clearTimeout(timer))).andThen(
+        () => byId(deps, id, false),
+      );
     }
     if (!event || event.expires_at <= now || event.type !== 'recipient') return errAsync(noDelivery());
     return complete(deps, event, now, noDelivery);
@@ -105,26 +124,55 @@ export interface RecordAddress {
  * nothing and is the spec's 404 with a feedback result of outcome failure.
  * A malformed `recipientId` is 422.
  */
-export function deliveryByRecordId(deps: FeedbackDeps, module: InboundFeedbackModule, address: RecordAddress): ResultAsync<Delivery, FeedbackError> {
-  const missing = (reason: string): FeedbackError => ({ ...errors.notFound(reason), message: reason, result: { outcome: 'failure', reason, price: 0 } });
+export function deliveryByRecordId(
+  deps: FeedbackDeps,
+  module: InboundFeedbackModule,
+  address: RecordAddress,
+): ResultAsync<Delivery, FeedbackError> {
+  const missing = (reason: string): FeedbackError => ({
+    ...errors.notFound(reason),
+    message: reason,
+    result: { outcome: 'failure', reason, price: 0 },
+  });
   const { recordId, recipientId } = address;
   if (recipientId !== undefined && !isId(recipientId))
-    return errAsync(errors.validation([{ path: '/recipient_id', message: 'recipient_id must be a 24-character hexadecimal ID.' }], 'recipient_id is not a valid ID.'));
-  const reference = typeof recordId === 'number' && Number.isFinite(recordId) ? String(recordId) : typeof recordId === 'string' ? recordId.trim() : '';
+    return errAsync(
+      errors.validation(
+        [{ path: '/recipient_id', message: 'recipient_id must be a 24-character hexadecimal ID.' }],
+        'recipient_id is not a valid ID.',
+      ),
+    );
+  const reference =
+    typeof recordId === 'number' && Number.isFinite(recordId)
+      ? String(recordId)
+      : typeof recordId === 'string'
+        ? recordId.trim()
+        : '';
   if (reference === '') return errAsync(missing('recipient_record_id is required.'));
   const now = isoTime(deps.clock.now());
   const shown = reference.slice(0, 100);
   const notFound = () => missing(`No delivered lead has recipient_record_id ${shown}.`);
-  const query = { reference, live_at: now, ...(recipientId === undefined ? {} : { recipient_id: recipientId.toLowerCase() }) };
+  const query = {
+    reference,
+    live_at: now,
+    ...(recipientId === undefined ? {} : { recipient_id: recipientId.toLowerCase() }),
+  };
   return deps.storage.events.findByReference(query).andThen((found) => {
-    const events = found.filter((e) => e.type === 'recipient' && e.outcome === 'success' && deliversFor(module, e.module_id));
-    const [newest] = events.sort((a, b) => b.start_timestamp - a.start_timestamp || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    const events = found.filter(
+      (e) => e.type === 'recipient' && e.outcome === 'success' && deliversFor(module, e.module_id),
+    );
+    const [newest] = events.sort(
+      (a, b) => b.start_timestamp - a.start_timestamp || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+    );
     if (!newest) return errAsync(notFound());
-    const same = (e: StoredEvent) => e.account_id === newest.account_id && e.recipient_id === newest.recipient_id && e.lead_id === newest.lead_id;
+    const same = (e: StoredEvent) =>
+      e.account_id === newest.account_id && e.recipient_id === newest.recipient_id && e.lead_id === newest.lead_id;
     if (!events.every(same)) {
       // Several accounts' (or recipients', or leads') deliveries share the record ID: applying it to the newest would change a lead the sender may not mean.
       const hint = recipientId === undefined ? ' Name the recipient with ?recipient_id=<recipient entity ID>.' : '';
-      return errAsync(missing(`recipient_record_id ${shown} matches more than one delivered lead; nothing was changed.${hint}`));
+      return errAsync(
+        missing(`recipient_record_id ${shown} matches more than one delivered lead; nothing was changed.${hint}`),
+      );
     }
     return complete(deps, newest, now, notFound);
   });

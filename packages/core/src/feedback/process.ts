@@ -11,12 +11,19 @@ import type { FeedbackError, FeedbackInput, FeedbackResult, LeadSummary } from '
 
 const PASS: RuleOutcome = { pass: true };
 
-const asText = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : '');
+const asText = (value: unknown): string =>
+  typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : '';
 
 /** The lead as a feedback result shows it. */
 export function leadSummary(lead: LeadRecord): LeadSummary {
   const f = lead.fields;
-  return { id: lead.id, first_name: asText(f.first_name), last_name: asText(f.last_name), email: asText(f.email), phone_1: asText(f.phone_1) };
+  return {
+    id: lead.id,
+    first_name: asText(f.first_name),
+    last_name: asText(f.last_name),
+    email: asText(f.email),
+    phone_1: asText(f.phone_1),
+  };
 }
 
 /** The rule context is built only when there is a rule set to evaluate (typing the lead is most of the cost). */
@@ -31,7 +38,13 @@ function evaluate(ruleSet: RuleSet | undefined, ctx: LazyContext, env: EvalEnv):
  * feedback enabled: a feedback-sent event, success when the source's feedback
  * rule set passes. Undefined when nothing is forwarded.
  */
-function forward(deps: FeedbackDeps, delivery: Delivery, feedback: ValidFeedback, ctx: LazyContext, env: EvalEnv): ResultAsync<StoredEvent | undefined, LeadrouteError> {
+function forward(
+  deps: FeedbackDeps,
+  delivery: Delivery,
+  feedback: ValidFeedback,
+  ctx: LazyContext,
+  env: EvalEnv,
+): ResultAsync<StoredEvent | undefined, LeadrouteError> {
   const source = delivery.flow?.sources.find((s) => s.entity_id === delivery.event.source_id);
   if (!source?.feedback?.enabled) return okAsync(undefined);
   const start = deps.clock.now();
@@ -58,17 +71,27 @@ function forward(deps: FeedbackDeps, delivery: Delivery, feedback: ValidFeedback
  * Every error carries the feedback result that explains it, without the lead.
  * @param moduleId the inbound integration that read the feedback, recorded on the event.
  */
-export function processFeedback(deps: FeedbackDeps, delivery: Delivery, input: FeedbackInput, moduleId: string): ResultAsync<FeedbackResult, FeedbackError> {
+export function processFeedback(
+  deps: FeedbackDeps,
+  delivery: Delivery,
+  input: FeedbackInput,
+  moduleId: string,
+): ResultAsync<FeedbackResult, FeedbackError> {
   const received = deps.clock.now();
   const { lead, flow, event } = delivery;
   const summary = leadSummary(lead);
   const price = lead.purchase_price;
   // A refused call shows nothing of the lead, not even its price (issue #18.1): only a processed result (the spec's 201) carries it.
-  const explained = (error: LeadrouteError, outcome: 'failure' | 'error'): FeedbackError => ({ ...error, result: { outcome, reason: error.message, price: 0 } });
+  const explained = (error: LeadrouteError, outcome: 'failure' | 'error'): FeedbackError => ({
+    ...error,
+    result: { outcome, reason: error.message, price: 0 },
+  });
 
   const step = flow?.steps.find((s) => s.id === event.step_id);
-  if (!flow || !step?.feedback) return errAsync(explained(errors.forbidden('Feedback is not configured on the delivering step.'), 'failure'));
-  if (!step.feedback.enabled) return errAsync(explained(errors.conflict('Feedback is switched off on the delivering step.'), 'failure'));
+  if (!flow || !step?.feedback)
+    return errAsync(explained(errors.forbidden('Feedback is not configured on the delivering step.'), 'failure'));
+  if (!step.feedback.enabled)
+    return errAsync(explained(errors.conflict('Feedback is switched off on the delivering step.'), 'failure'));
   const valid = validateFeedback(input, received);
   if (valid.isErr()) return errAsync(explained(errors.badRequest(valid.error), 'error'));
   const feedback = valid.value;
@@ -85,12 +108,28 @@ export function processFeedback(deps: FeedbackDeps, delivery: Delivery, input: F
   const decided: ResultAsync<{ outcome: 'success' | 'failure'; reason: string }, LeadrouteError> = !verdict.pass
     ? okAsync({ outcome: 'failure', reason: verdict.reason ?? 'Feedback criteria not met.' })
     : feedback.type === 'return'
-      // Atomic in every store: of concurrent returns for one lead exactly one succeeds.
-      ? deps.storage.leads.markReturned(lead.id, feedback.occurred_at).map((first) => (first ? { outcome: 'success', reason: '' } : { outcome: 'failure', reason: 'The lead has already been returned.' }))
+      ? // Atomic in every store: of concurrent returns for one lead exactly one succeeds.
+        deps.storage.leads
+          .markReturned(lead.id, feedback.occurred_at)
+          .map((first) =>
+            first
+              ? { outcome: 'success', reason: '' }
+              : { outcome: 'failure', reason: 'The lead has already been returned.' },
+          )
       : okAsync({ outcome: 'success', reason: '' });
 
   return decided.andThen(({ outcome, reason }) => {
-    const receivedEvent = feedbackEvent(delivery, { id: newId(received), type: 'feedback-received', outcome, reason, feedback, start: received, end: deps.clock.now(), host: deps.host, moduleId });
+    const receivedEvent = feedbackEvent(delivery, {
+      id: newId(received),
+      type: 'feedback-received',
+      outcome,
+      reason,
+      feedback,
+      start: received,
+      end: deps.clock.now(),
+      host: deps.host,
+      moduleId,
+    });
     return deps.recorder
       .record(receivedEvent)
       .andThen(() => (outcome === 'success' ? forward(deps, delivery, feedback, ctx, env) : okAsync(undefined)))

@@ -23,7 +23,11 @@ export interface FeedbackApi {
    * matches deliveries of more than one account, recipient or lead is refused
    * (404, nothing changed).
    */
-  submitByRecipient(recipientName: string, body: unknown, options?: { readonly recipientId?: unknown }): ResultAsync<FeedbackResult, FeedbackError>;
+  submitByRecipient(
+    recipientName: string,
+    body: unknown,
+    options?: { readonly recipientId?: unknown },
+  ): ResultAsync<FeedbackResult, FeedbackError>;
   /** The installed inbound feedback integrations. */
   readonly integrations: FeedbackIntegrationRegistry;
 }
@@ -34,10 +38,14 @@ const EVENT_ID_FORM = `platform-${STANDARD_FEEDBACK_NAME}.inbound.feedback`;
 export function createFeedbackApi(deps: FeedbackDeps): FeedbackApi {
   const integration = (name: string): InboundFeedbackModule | undefined => deps.integrations.get(name);
   return {
-    submit: (eventId, input) => deliveryByEventId(deps, eventId).andThen((delivery) => processFeedback(deps, delivery, input, EVENT_ID_FORM)),
+    submit: (eventId, input) =>
+      deliveryByEventId(deps, eventId).andThen((delivery) => processFeedback(deps, delivery, input, EVENT_ID_FORM)),
     submitByRecipient(recipientName, body, options = {}) {
       const module = integration(recipientName);
-      if (!module) return errAsync(errors.notFound('inbound feedback integration', `platform-${recipientName.slice(0, 64)}.inbound.feedback`));
+      if (!module)
+        return errAsync(
+          errors.notFound('inbound feedback integration', `platform-${recipientName.slice(0, 64)}.inbound.feedback`),
+        );
       let parsed: ReturnType<InboundFeedbackModule['parse']>;
       try {
         parsed = module.parse(body);
@@ -48,7 +56,10 @@ export function createFeedbackApi(deps: FeedbackDeps): FeedbackApi {
       }
       if (parsed.isErr()) return errAsync(errors.badRequest(parsed.error));
       const { recipient_record_id, ...input } = parsed.value;
-      return deliveryByRecordId(deps, module, { recordId: recipient_record_id, recipientId: options.recipientId }).andThen((delivery) => processFeedback(deps, delivery, input, module.id));
+      return deliveryByRecordId(deps, module, {
+        recordId: recipient_record_id,
+        recipientId: options.recipientId,
+      }).andThen((delivery) => processFeedback(deps, delivery, input, module.id));
     },
     integrations: deps.integrations,
   };

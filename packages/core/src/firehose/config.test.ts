@@ -3,7 +3,12 @@ import { firehoseTargets, normalizeFirehoseConfig } from './config';
 
 describe('normalizeFirehoseConfig', () => {
   it('reads the legacy flat form as services.aws', () => {
-    const config = normalizeFirehoseConfig({ enabled: true, credential_id: 'cred1', bucket: 'my-bucket', prefix: 'events' });
+    const config = normalizeFirehoseConfig({
+      enabled: true,
+      credential_id: 'cred1',
+      bucket: 'my-bucket',
+      prefix: 'events',
+    });
     expect(config._unsafeUnwrap()).toEqual({
       enabled: true,
       services: { aws: { enabled: true, credential_id: 'cred1', bucket: 'my-bucket', prefix: 'events' } },
@@ -21,7 +26,12 @@ describe('normalizeFirehoseConfig', () => {
         azure: { enabled: false, connection_string: 'AccountName=x', bucket: 'container-1', prefix: 'p' },
       },
     })._unsafeUnwrap();
-    expect(config.services.azure).toEqual({ enabled: false, connection_string: 'AccountName=x', bucket: 'container-1', prefix: 'p' });
+    expect(config.services.azure).toEqual({
+      enabled: false,
+      connection_string: 'AccountName=x',
+      bucket: 'container-1',
+      prefix: 'p',
+    });
     expect(firehoseTargets(config).map((t) => t.service)).toEqual(['aws']);
   });
 
@@ -37,15 +47,18 @@ describe('normalizeFirehoseConfig', () => {
       { path: '/credential_id', message: 'is required when the firehose is enabled' },
     ]);
     expect(
-      normalizeFirehoseConfig({ enabled: 'yes', services: { azure: { bucket: 'Bad_Name' }, gcs: {} } })._unsafeUnwrapErr(),
+      normalizeFirehoseConfig({
+        enabled: 'yes',
+        services: { azure: { bucket: 'Bad_Name' }, gcs: {} },
+      })._unsafeUnwrapErr(),
     ).toEqual([
       { path: '/enabled', message: 'must be true or false' },
       { path: '/services/azure/bucket', message: expect.stringContaining('container name') },
       { path: '/services/gcs', message: 'is not a known service; use aws or azure' },
     ]);
-    expect(normalizeFirehoseConfig({ enabled: true, services: { azure: { bucket: 'events' } } })._unsafeUnwrapErr()).toEqual([
-      { path: '/services/azure', message: 'needs credential_id or connection_string' },
-    ]);
+    expect(
+      normalizeFirehoseConfig({ enabled: true, services: { azure: { bucket: 'events' } } })._unsafeUnwrapErr(),
+    ).toEqual([{ path: '/services/azure', message: 'needs credential_id or connection_string' }]);
   });
 
   it('refuses the flat fields together with services.aws', () => {

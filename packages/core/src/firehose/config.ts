@@ -43,7 +43,9 @@ export interface LegacyFirehoseConfig {
 }
 
 /** What a flow may carry as `firehose`: either form. */
-export type FirehoseConfigInput = LegacyFirehoseConfig | { readonly enabled?: boolean; readonly services?: Record<string, unknown> };
+export type FirehoseConfigInput =
+  | LegacyFirehoseConfig
+  | { readonly enabled?: boolean; readonly services?: Record<string, unknown> };
 
 /** One place events go: a service with its bucket and the means to reach it. */
 export type FirehoseTarget =
@@ -64,7 +66,9 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** Whether `name` can be an S3 bucket (aws) or a Blob container (azure). */
 export function isBucketName(service: 'aws' | 'azure', name: string): boolean {
-  return service === 'aws' ? AWS_BUCKET.test(name) : name.length >= 3 && name.length <= 63 && AZURE_CONTAINER.test(name);
+  return service === 'aws'
+    ? AWS_BUCKET.test(name)
+    : name.length >= 3 && name.length <= 63 && AZURE_CONTAINER.test(name);
 }
 
 /** A key prefix without leading or trailing slashes; `undefined` when nothing is left. */
@@ -176,7 +180,10 @@ export function normalizeFirehoseConfig(input: unknown): Result<FirehoseConfig, 
 
   if (legacy) {
     if (services.aws || (isRecord(input.services) && input.services.aws != null)) {
-      issues.push({ path: '', message: 'give either the flat fields (credential_id, bucket, prefix) or services.aws, not both' });
+      issues.push({
+        path: '',
+        message: 'give either the flat fields (credential_id, bucket, prefix) or services.aws, not both',
+      });
     } else {
       const flat = Object.fromEntries(LEGACY_FIELDS.map((f) => [f, input[f]]));
       // Path '' reports legacy fields where the caller put them: `/bucket`, not `/services/aws/bucket`.

@@ -23,8 +23,12 @@ export function cloudCredential(record: CredentialRecord): ResultAsync<CloudCred
 }
 
 /** Resolves firehose `credential_id`s through the credentials store. */
-export function credentialResolver(storage: Storage): (credentialId: string) => ResultAsync<CloudCredential, LeadrouteError> {
+export function credentialResolver(
+  storage: Storage,
+): (credentialId: string) => ResultAsync<CloudCredential, LeadrouteError> {
   return (id) =>
-    (isId(id) ? storage.credentials.get(id.toLowerCase()) : okAsync<CredentialRecord | undefined, LeadrouteError>(undefined))
-      .andThen((record) => (record ? cloudCredential(record) : errAsync(errors.notFound('credential', id))));
+    (isId(id)
+      ? storage.credentials.get(id.toLowerCase())
+      : okAsync<CredentialRecord | undefined, LeadrouteError>(undefined)
+    ).andThen((record) => (record ? cloudCredential(record) : errAsync(errors.notFound('credential', id))));
 }

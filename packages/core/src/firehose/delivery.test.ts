@@ -35,7 +35,12 @@ function setup() {
 }
 
 const legacy = { enabled: true, credential_id: 'c1', bucket: 'my-bucket', prefix: 'events/' };
-const event = (n: number) => ({ id: `65f0000000000000000000${String(n).padStart(2, '0')}`, lead_id: 'lead1', type: 'source', n });
+const event = (n: number) => ({
+  id: `65f0000000000000000000${String(n).padStart(2, '0')}`,
+  lead_id: 'lead1',
+  type: 'source',
+  n,
+});
 
 describe('firehose delivery', () => {
   it('writes each event as JSON to <prefix>/<lead id>/<event id>.json', async () => {
@@ -57,7 +62,10 @@ describe('firehose delivery', () => {
         azure: { enabled: true, credential_id: 'az', bucket: 'events', prefix: 'fh' },
       },
     };
-    expect((await delivery.deliver(both, event(1)))._unsafeUnwrap().map((o) => o.status)).toEqual(['delivered', 'delivered']);
+    expect((await delivery.deliver(both, event(1)))._unsafeUnwrap().map((o) => o.status)).toEqual([
+      'delivered',
+      'delivered',
+    ]);
     expect(azure.writes).toEqual(['events/fh/lead1/65f000000000000000000001.json']);
     expect((await delivery.deliver({ ...both, enabled: false }, event(2)))._unsafeUnwrap()).toEqual([]);
     expect(aws.writes).toHaveLength(1);
@@ -107,7 +115,9 @@ describe('firehose delivery', () => {
 
   it('refuses an invalid configuration or event', async () => {
     const { delivery } = setup();
-    expect((await delivery.deliver({ enabled: true, bucket: 'my-bucket' }, event(1)))._unsafeUnwrapErr().type).toBe('Validation');
+    expect((await delivery.deliver({ enabled: true, bucket: 'my-bucket' }, event(1)))._unsafeUnwrapErr().type).toBe(
+      'Validation',
+    );
     expect((await delivery.deliver(legacy, { id: 'a/b', lead_id: 'l' }))._unsafeUnwrapErr().type).toBe('Validation');
   });
 
@@ -117,7 +127,13 @@ describe('firehose delivery', () => {
     aws.state.failure = failure('Unavailable');
     for (let n = 0; n < 5; n++) await delivery.deliver(legacy, event(n));
     aws.state.failure = undefined;
-    const small = createFirehoseDelivery({ cloudStorage: { aws: aws.driver }, spool, clock: { now: () => T0 }, resolveCredential, batchSize: 2 });
+    const small = createFirehoseDelivery({
+      cloudStorage: { aws: aws.driver },
+      spool,
+      clock: { now: () => T0 },
+      resolveCredential,
+      batchSize: 2,
+    });
     expect((await small.retryDue(T0 + 1000))._unsafeUnwrap()).toEqual({ leased: 5, delivered: 5, rescheduled: 0 });
     expect(new Set(aws.writes).size).toBe(5);
     expect((await spool.count({ target: 'exports:x' }))._unsafeUnwrap()).toBe(1);
@@ -131,7 +147,13 @@ describe('firehose delivery', () => {
     // Without conditional writes, only the spool's leases keep the workers apart.
     const plain = { ...aws.driver, capabilities: { presignedUrls: false, conditionalWrites: false } };
     const worker = () =>
-      createFirehoseDelivery({ cloudStorage: { aws: plain }, spool, clock: { now: () => T0 }, resolveCredential, batchSize: 3 });
+      createFirehoseDelivery({
+        cloudStorage: { aws: plain },
+        spool,
+        clock: { now: () => T0 },
+        resolveCredential,
+        batchSize: 3,
+      });
     const reports = await Promise.all([worker(), worker(), worker()].map((w) => w.retryDue(T0 + 1000)));
     expect(reports.reduce((n, r) => n + r._unsafeUnwrap().delivered, 0)).toBe(20);
     expect(aws.writes).toHaveLength(20);

@@ -1,8 +1,20 @@
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from 'neverthrow';
 import { errors, type LeadrouteError } from '../errors';
-import type { CloudLocation, CloudObject, CloudStorageDrivers, CloudStorageError, PutOutcome } from '../ports/cloud-storage';
+import type {
+  CloudLocation,
+  CloudObject,
+  CloudStorageDrivers,
+  CloudStorageError,
+  PutOutcome,
+} from '../ports/cloud-storage';
 import type { LeasedSpoolItem, Spool, SpoolEntry } from '../ports/spool';
-import { cleanPrefix, type FirehoseConfig, firehoseTargets, type FirehoseTarget, normalizeFirehoseConfig } from './config';
+import {
+  cleanPrefix,
+  type FirehoseConfig,
+  firehoseTargets,
+  type FirehoseTarget,
+  normalizeFirehoseConfig,
+} from './config';
 import { plainMessage } from './validate';
 
 /** What the firehose writes: an event record; `id` and `lead_id` name its object. */
@@ -88,7 +100,8 @@ export function firehoseObjectKey(prefix: string | undefined, leadId: string, ev
 }
 
 const SEGMENT = /^[^/\\]+$/;
-const isSegment = (v: unknown): v is string => typeof v === 'string' && SEGMENT.test(v) && v !== '.' && v !== '..' && v.length <= 256;
+const isSegment = (v: unknown): v is string =>
+  typeof v === 'string' && SEGMENT.test(v) && v !== '.' && v !== '..' && v.length <= 256;
 
 /** The spool's view of a target: where it goes, without any secret the credentials store holds. */
 function routeOf(target: FirehoseTarget): Record<string, string> {
@@ -109,7 +122,10 @@ export function createFirehoseDelivery(deps: FirehoseDeliveryDeps): FirehoseDeli
   const maxRounds = Math.max(1, deps.maxRounds ?? 10);
   const backoffMs = (attempts: number): number => Math.min(maxMs, baseMs * 2 ** Math.max(0, attempts - 1));
   const storageFailure = (e: unknown): LeadrouteError =>
-    errors.storageFailure(`[leadroute] [firehose] The spool failed: ${e instanceof Error ? e.message : describe(e)}`, e);
+    errors.storageFailure(
+      `[leadroute] [firehose] The spool failed: ${e instanceof Error ? e.message : describe(e)}`,
+      e,
+    );
 
   const locate = (route: Readonly<Record<string, string>>): ResultAsync<CloudLocation, string> => {
     const { service, bucket = '', credential_id: credentialId, connection_string: connectionString } = route;
@@ -136,26 +152,42 @@ export function createFirehoseDelivery(deps: FirehoseDeliveryDeps): FirehoseDeli
       });
   };
 
-  const putOne = (location: CloudLocation, key: string, body: string): ResultAsync<PutOutcome, CloudStorageError | string> => {
+  const putOne = (
+    location: CloudLocation,
+    key: string,
+    body: string,
+  ): ResultAsync<PutOutcome, CloudStorageError | string> => {
     const opts = (conditional: boolean) => ({ contentType: 'application/json', ifAbsent: conditional });
     if (location.service === 'aws') {
       const d = deps.cloudStorage.aws;
-      return d ? d.putObject(location, key, body, opts(d.capabilities.conditionalWrites)) : errAsync('no aws storage driver is configured');
+      return d
+        ? d.putObject(location, key, body, opts(d.capabilities.conditionalWrites))
+        : errAsync('no aws storage driver is configured');
     }
     const d = deps.cloudStorage.azure;
-    return d ? d.putObject(location, key, body, opts(d.capabilities.conditionalWrites)) : errAsync('no azure storage driver is configured');
+    return d
+      ? d.putObject(location, key, body, opts(d.capabilities.conditionalWrites))
+      : errAsync('no azure storage driver is configured');
   };
 
   const putMany = (location: CloudLocation, objects: readonly CloudObject[]) => {
     if (location.service === 'aws') {
       const d = deps.cloudStorage.aws;
-      return d ? d.putObjects(location, objects, { ifAbsent: d.capabilities.conditionalWrites }) : errAsync('no aws storage driver is configured');
+      return d
+        ? d.putObjects(location, objects, { ifAbsent: d.capabilities.conditionalWrites })
+        : errAsync('no aws storage driver is configured');
     }
     const d = deps.cloudStorage.azure;
-    return d ? d.putObjects(location, objects, { ifAbsent: d.capabilities.conditionalWrites }) : errAsync('no azure storage driver is configured');
+    return d
+      ? d.putObjects(location, objects, { ifAbsent: d.capabilities.conditionalWrites })
+      : errAsync('no azure storage driver is configured');
   };
 
-  const deliverTo = (target: FirehoseTarget, event: FirehoseEvent, body: string): ResultAsync<DeliveryOutcome, LeadrouteError> => {
+  const deliverTo = (
+    target: FirehoseTarget,
+    event: FirehoseEvent,
+    body: string,
+  ): ResultAsync<DeliveryOutcome, LeadrouteError> => {
     const key = firehoseObjectKey(target.prefix, event.lead_id, event.id);
     const route = routeOf(target);
     const base = { service: target.service, bucket: target.bucket, key };
@@ -174,7 +206,10 @@ export function createFirehoseDelivery(deps: FirehoseDeliveryDeps): FirehoseDeli
           route,
           dueAt: nowMs + backoffMs(1),
         };
-        deps.logger?.warn({ service: target.service, bucket: target.bucket, key, error }, 'firehose write failed; spooled for retry');
+        deps.logger?.warn(
+          { service: target.service, bucket: target.bucket, key, error },
+          'firehose write failed; spooled for retry',
+        );
         return deps.spool
           .enqueue(entry, { nowMs, attempts: 1, lastError: error })
           .mapErr(storageFailure)
@@ -182,7 +217,10 @@ export function createFirehoseDelivery(deps: FirehoseDeliveryDeps): FirehoseDeli
       });
   };
 
-  const settleGroup = (items: readonly LeasedSpoolItem[], nowMs: number): ResultAsync<{ delivered: number; rescheduled: number }, LeadrouteError> => {
+  const settleGroup = (
+    items: readonly LeasedSpoolItem[],
+    nowMs: number,
+  ): ResultAsync<{ delivered: number; rescheduled: number }, LeadrouteError> => {
     const first = items[0];
     if (!first) return okAsync({ delivered: 0, rescheduled: 0 });
     const objects = items.map((i): CloudObject => ({ key: i.key, body: i.payload, contentType: 'application/json' }));
@@ -196,7 +234,10 @@ export function createFirehoseDelivery(deps: FirehoseDeliveryDeps): FirehoseDeli
         items.map((item, n) => {
           const error = errorsByItem[n];
           if (error === undefined) return deps.spool.markDelivered(item, nowMs).map(() => 'delivered' as const);
-          deps.logger?.warn({ target: item.target, key: item.key, attempts: item.attempts + 1, error }, 'firehose retry failed');
+          deps.logger?.warn(
+            { target: item.target, key: item.key, attempts: item.attempts + 1, error },
+            'firehose retry failed',
+          );
           return deps.spool
             .reschedule(item, { dueAt: nowMs + backoffMs(item.attempts + 1), error })
             .map(() => 'rescheduled' as const);
@@ -240,13 +281,18 @@ export function createFirehoseDelivery(deps: FirehoseDeliveryDeps): FirehoseDeli
       if (targets.length === 0) return okAsync([]);
       if (!isSegment(event.id) || !isSegment(event.lead_id))
         return errAsync(
-          errors.validation([{ path: '', message: 'the event needs an id and a lead_id without slashes' }], 'The event cannot be delivered.'),
+          errors.validation(
+            [{ path: '', message: 'the event needs an id and a lead_id without slashes' }],
+            'The event cannot be delivered.',
+          ),
         );
       let body: string;
       try {
         body = JSON.stringify(event);
       } catch (e) {
-        return errAsync(errors.validation([{ path: '', message: `is not JSON: ${describe(e)}` }], 'The event cannot be delivered.'));
+        return errAsync(
+          errors.validation([{ path: '', message: `is not JSON: ${describe(e)}` }], 'The event cannot be delivered.'),
+        );
       }
       return ResultAsync.combine(targets.map((t) => deliverTo(t, event, body)));
     },
@@ -267,5 +313,9 @@ export function createFirehoseDelivery(deps: FirehoseDeliveryDeps): FirehoseDeli
 }
 
 function describe(e: unknown): string {
-  return e instanceof Error ? e.message : typeof e === 'object' && e !== null && 'message' in e ? String(e.message) : String(e);
+  return e instanceof Error
+    ? e.message
+    : typeof e === 'object' && e !== null && 'message' in e
+      ? String(e.message)
+      : String(e);
 }

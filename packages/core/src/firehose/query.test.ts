@@ -22,7 +22,10 @@ describe('parseFirehoseQuery', () => {
       { path: '/bucket', message: 'is required' },
     ]);
     const aws = parseFirehoseQuery({ service: 'aws', bucket: 'my-bucket' })._unsafeUnwrapErr();
-    expect(aws.type === 'BadRequest' && aws.issues?.map((i) => i.path)).toEqual(['/access_key_id', '/secret_access_key']);
+    expect(aws.type === 'BadRequest' && aws.issues?.map((i) => i.path)).toEqual([
+      '/access_key_id',
+      '/secret_access_key',
+    ]);
     const azure = parseFirehoseQuery({ service: 'azure', bucket: 'events' })._unsafeUnwrapErr();
     expect(azure.type === 'BadRequest' && azure.issues?.map((i) => i.path)).toEqual(['/connection_string']);
   });
@@ -40,7 +43,11 @@ describe('parseFirehoseQuery', () => {
       { path: '/flow_id', message: 'must be letters, digits, hyphens or underscores' },
       { path: '/verification_file', message: 'must be true or false' },
     ]);
-    const container = parseFirehoseQuery({ service: 'azure', bucket: 'Not_A_Container', connection_string: 'x' })._unsafeUnwrapErr();
+    const container = parseFirehoseQuery({
+      service: 'azure',
+      bucket: 'Not_A_Container',
+      connection_string: 'x',
+    })._unsafeUnwrapErr();
     expect(container.type === 'BadRequest' && container.issues?.map((i) => i.path)).toEqual(['/bucket']);
   });
 
@@ -61,9 +68,11 @@ describe('parseFirehoseQuery', () => {
       flowId: 'f1',
       verificationFile: false,
     });
-    expect(parseFirehoseQuery({ service: 'azure', connection_string: 'cs', bucket: 'events' })._unsafeUnwrap()).toEqual({
-      location: { service: 'azure', connectionString: 'cs', container: 'events' },
-      verificationFile: true,
-    });
+    expect(parseFirehoseQuery({ service: 'azure', connection_string: 'cs', bucket: 'events' })._unsafeUnwrap()).toEqual(
+      {
+        location: { service: 'azure', connectionString: 'cs', container: 'events' },
+        verificationFile: true,
+      },
+    );
   });
 });

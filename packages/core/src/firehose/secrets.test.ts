@@ -6,7 +6,10 @@ import { keepSecrets, withoutSecrets } from './secrets';
 const CS = 'DefaultEndpointsProtocol=https;AccountName=a;AccountKey=c2VjcmV0;';
 const config = normalizeFirehoseConfig({
   enabled: true,
-  services: { azure: { bucket: 'events', connection_string: CS, prefix: 'p' }, aws: { credential_id: 'c1', bucket: 'b-1' } },
+  services: {
+    azure: { bucket: 'events', connection_string: CS, prefix: 'p' },
+    aws: { credential_id: 'c1', bucket: 'b-1' },
+  },
 })._unsafeUnwrap();
 
 describe('firehose secrets', () => {
@@ -15,7 +18,10 @@ describe('firehose secrets', () => {
     expect(JSON.stringify(shown)).not.toContain('AccountKey');
     expect(shown).toEqual({
       enabled: true,
-      services: { azure: { enabled: true, bucket: 'events', prefix: 'p' }, aws: { enabled: true, credential_id: 'c1', bucket: 'b-1' } },
+      services: {
+        azure: { enabled: true, bucket: 'events', prefix: 'p' },
+        aws: { enabled: true, credential_id: 'c1', bucket: 'b-1' },
+      },
     });
     const plain = normalizeFirehoseConfig({ enabled: true, credential_id: 'c1', bucket: 'b-1' })._unsafeUnwrap();
     expect(withoutSecrets(plain)).toBe(plain);
@@ -23,7 +29,10 @@ describe('firehose secrets', () => {
 
   it('keeps the stored connection string when an update gives neither it nor a credential', () => {
     const body = { name: 'F', firehose: { enabled: true, services: { azure: { bucket: 'events' } } } };
-    expect(keepSecrets(body, config)).toEqual({ name: 'F', firehose: { enabled: true, services: { azure: { bucket: 'events', connection_string: CS } } } });
+    expect(keepSecrets(body, config)).toEqual({
+      name: 'F',
+      firehose: { enabled: true, services: { azure: { bucket: 'events', connection_string: CS } } },
+    });
     const replaced = { firehose: { services: { azure: { bucket: 'events', connection_string: 'other' } } } };
     expect(keepSecrets(replaced, config)).toBe(replaced);
     const moved = { firehose: { services: { azure: { bucket: 'events', credential_id: 'c2' } } } };
@@ -34,11 +43,28 @@ describe('firehose secrets', () => {
 
 describe('stored credentials as cloud credentials', () => {
   const record = (type: string, username: string | null, password: string | null) =>
-    ({ id: 'c', account_id: 'a', name: 'n', type, package: null, username, password, created_at: '', updated_at: '' }) as const;
+    ({
+      id: 'c',
+      account_id: 'a',
+      name: 'n',
+      type,
+      package: null,
+      username,
+      password,
+      created_at: '',
+      updated_at: '',
+    }) as const;
 
   it('reads aws (username = access key ID, password = secret) and azure (password = connection string)', async () => {
-    expect((await cloudCredential(record('aws', 'AKIA1', 's3cret')))._unsafeUnwrap()).toEqual({ service: 'aws', accessKeyId: 'AKIA1', secretAccessKey: 's3cret' });
-    expect((await cloudCredential(record('Azure', null, CS)))._unsafeUnwrap()).toEqual({ service: 'azure', connectionString: CS });
+    expect((await cloudCredential(record('aws', 'AKIA1', 's3cret')))._unsafeUnwrap()).toEqual({
+      service: 'aws',
+      accessKeyId: 'AKIA1',
+      secretAccessKey: 's3cret',
+    });
+    expect((await cloudCredential(record('Azure', null, CS)))._unsafeUnwrap()).toEqual({
+      service: 'azure',
+      connectionString: CS,
+    });
   });
 
   it('refuses other types and incomplete credentials without showing the secret', async () => {

@@ -26,5 +26,8 @@ export function keepSecrets(body: unknown, current: FirehoseConfig | undefined):
   if (!isRecord(services) || !isRecord(services.azure)) return body;
   const azure = services.azure;
   if (azure.connection_string !== undefined || azure.credential_id !== undefined) return body;
-  return { ...body, firehose: { ...body.firehose, services: { ...services, azure: { ...azure, connection_string: stored } } } };
+  return {
+    ...body,
+    firehose: { ...body.firehose, services: { ...services, azure: { ...azure, connection_string: stored } } },
+  };
 }

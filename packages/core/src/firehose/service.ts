@@ -76,12 +76,14 @@ export function createFirehoseApi(deps: Deps): FirehoseApi {
 
   /** The flow's full configuration: events show it without inline secrets. */
   const configOf = (event: StoredEvent) =>
-    storage.flows.get(event.flow_id).map((flow) => (flow && flow.account_id === event.account_id ? flow.firehose : undefined) ?? event.firehose);
+    storage.flows
+      .get(event.flow_id)
+      .map((flow) => (flow && flow.account_id === event.account_id ? flow.firehose : undefined) ?? event.firehose);
 
   /** Credentials named by the configuration must be the event's account's. */
   const foreignCredential = (event: StoredEvent, credentialIds: readonly string[]) =>
-    ResultAsync.combine(credentialIds.filter(isId).map((id) => storage.credentials.get(id.toLowerCase()))).map((found) =>
-      found.some((c) => c !== undefined && c.account_id !== event.account_id),
+    ResultAsync.combine(credentialIds.filter(isId).map((id) => storage.credentials.get(id.toLowerCase()))).map(
+      (found) => found.some((c) => c !== undefined && c.account_id !== event.account_id),
     );
 
   const deliver = (event: StoredEvent): ResultAsync<readonly DeliveryOutcome[], LeadrouteError> => {
@@ -91,7 +93,10 @@ export function createFirehoseApi(deps: Deps): FirehoseApi {
       const ids = firehoseTargets(config).flatMap((t) => (t.credential_id === undefined ? [] : [t.credential_id]));
       return foreignCredential(event, ids).andThen((foreign) => {
         if (foreign) {
-          logger.warn({ eventId: event.id, flowId: event.flow_id }, 'firehose credential belongs to another account; event not delivered');
+          logger.warn(
+            { eventId: event.id, flowId: event.flow_id },
+            'firehose credential belongs to another account; event not delivered',
+          );
           return okAsync([]);
         }
         return delivery.deliver(config, { ...toEventRecord(event) });

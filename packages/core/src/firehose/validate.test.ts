@@ -11,7 +11,9 @@ describe('validateFirehose', () => {
   it('writes the verification file at the bucket root or under the prefix', async () => {
     const aws = fakeDriver('aws');
     const deps = { clock, cloudStorage: { aws: aws.driver } };
-    expect(await validateFirehose(deps, awsQuery)).toEqual(expect.objectContaining({ value: { validated: true, verification_file: true } }));
+    expect(await validateFirehose(deps, awsQuery)).toEqual(
+      expect.objectContaining({ value: { validated: true, verification_file: true } }),
+    );
     expect(await validateFirehose(deps, { ...awsQuery, prefix: 'leads/', flow_id: 'f1' })).toEqual(
       expect.objectContaining({ value: { validated: true, verification_file: true } }),
     );
@@ -29,13 +31,19 @@ describe('validateFirehose', () => {
     const deps = { clock, cloudStorage: { aws: aws.driver } };
     expect((await validateFirehose(deps, awsQuery)).isOk()).toBe(true);
     const again = (await validateFirehose(deps, awsQuery))._unsafeUnwrapErr();
-    expect(again).toEqual({ type: 'Conflict', message: 'A verification file platform_verification_20250630235958007.txt already exists.' });
+    expect(again).toEqual({
+      type: 'Conflict',
+      message: 'A verification file platform_verification_20250630235958007.txt already exists.',
+    });
     expect(aws.writes).toEqual(['my-bucket/platform_verification_20250630235958007.txt']);
   });
 
   it('writes nothing when verification_file is false', async () => {
     const azure = fakeDriver('azure');
-    const result = await validateFirehose({ clock, cloudStorage: { azure: azure.driver } }, { ...azureQuery, verification_file: 'false' });
+    const result = await validateFirehose(
+      { clock, cloudStorage: { azure: azure.driver } },
+      { ...azureQuery, verification_file: 'false' },
+    );
     expect(result._unsafeUnwrap()).toEqual({ validated: true, verification_file: false });
     expect(azure.writes).toEqual([]);
   });
@@ -55,11 +63,16 @@ describe('validateFirehose', () => {
     const azure = fakeDriver('azure');
     azure.state.validateFailure = failure('AccessDenied', 'AuthorizationPermissionMismatch');
     const deps = { clock, cloudStorage: { azure: azure.driver } };
-    expect((await validateFirehose(deps, azureQuery))._unsafeUnwrap()).toEqual({ validated: true, verification_file: true });
-    expect((await validateFirehose(deps, { ...azureQuery, verification_file: 'false' }))._unsafeUnwrap()).toMatchObject({
-      validated: false,
-      verification_file: false,
+    expect((await validateFirehose(deps, azureQuery))._unsafeUnwrap()).toEqual({
+      validated: true,
+      verification_file: true,
     });
+    expect((await validateFirehose(deps, { ...azureQuery, verification_file: 'false' }))._unsafeUnwrap()).toMatchObject(
+      {
+        validated: false,
+        verification_file: false,
+      },
+    );
   });
 
   it('maps a missing bucket to 404, an outage to an upstream failure, bad input to 400', async () => {

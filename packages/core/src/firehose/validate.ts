@@ -48,7 +48,10 @@ function verificationText(check: FirehoseCheck, nowMs: number): string {
  * with a reason (a 200, since the check itself worked), a missing bucket or
  * container is a 404, an unusable location a 400, the rest a failure of the service.
  */
-function answerFailure(check: FirehoseCheck, error: CloudStorageError): ResultAsync<FirehoseValidation, LeadrouteError> {
+function answerFailure(
+  check: FirehoseCheck,
+  error: CloudStorageError,
+): ResultAsync<FirehoseValidation, LeadrouteError> {
   const { service } = check.location;
   switch (error.type) {
     case 'InvalidCredentials':

@@ -28,7 +28,13 @@ function capKey(scope: string, compiled: CompiledCap, env: Env) {
  * one is full, gives back what it took and names that cap. Caps are therefore
  * never exceeded, however many leads arrive at once.
  */
-export function reserveCaps(counters: CounterStore, scope: string, caps: readonly CompiledCap[], ctx: Record<string, unknown>, env: Env): ResultAsync<Reservation, LeadrouteError> {
+export function reserveCaps(
+  counters: CounterStore,
+  scope: string,
+  caps: readonly CompiledCap[],
+  ctx: Record<string, unknown>,
+  env: Env,
+): ResultAsync<Reservation, LeadrouteError> {
   const applying = caps.filter((c) => !c.applies || c.applies(ctx, env).pass);
   const taken: string[] = [];
   const counted: string[] = [];
@@ -50,14 +56,26 @@ export function reserveCaps(counters: CounterStore, scope: string, caps: readonl
 
 /** Gives back reserved slots. */
 export function releaseCaps(counters: CounterStore, keys: readonly string[]): ResultAsync<void, LeadrouteError> {
-  return keys.reduce<ResultAsync<void, LeadrouteError>>((acc, key) => acc.andThen(() => counters.decrement(key)), okAsync(undefined));
+  return keys.reduce<ResultAsync<void, LeadrouteError>>(
+    (acc, key) => acc.andThen(() => counters.decrement(key)),
+    okAsync(undefined),
+  );
 }
 
 /** Whether any applying cap is already full, without taking a slot (pings only look). */
-export function capsFull(counters: CounterStore, scope: string, caps: readonly CompiledCap[], ctx: Record<string, unknown>, env: Env): ResultAsync<boolean, LeadrouteError> {
+export function capsFull(
+  counters: CounterStore,
+  scope: string,
+  caps: readonly CompiledCap[],
+  ctx: Record<string, unknown>,
+  env: Env,
+): ResultAsync<boolean, LeadrouteError> {
   const applying = caps.filter((c) => !c.applies || c.applies(ctx, env).pass);
   return applying.reduce<ResultAsync<boolean, LeadrouteError>>(
-    (acc, compiled) => acc.andThen((full) => (full ? okAsync(true) : counters.get(capKey(scope, compiled, env).key).map((n) => n >= compiled.cap.maximum))),
+    (acc, compiled) =>
+      acc.andThen((full) =>
+        full ? okAsync(true) : counters.get(capKey(scope, compiled, env).key).map((n) => n >= compiled.cap.maximum),
+      ),
     okAsync(false),
   );
 }

@@ -1,4 +1,12 @@
-import { type CompiledRuleSet, type CompiledTemplate, compileRuleSet, compileTemplate, type FieldDeclaration, isParsedValue, type RuleSet } from '../rules';
+import {
+  type CompiledRuleSet,
+  type CompiledTemplate,
+  compileRuleSet,
+  compileTemplate,
+  type FieldDeclaration,
+  isParsedValue,
+  type RuleSet,
+} from '../rules';
 import type { Cap, FlowRecord, FlowSource, FlowStep, Mapping, Pricing } from './types';
 
 /** A cap with its rule set compiled: only leads it matches count against it. */
@@ -46,7 +54,8 @@ export interface CompiledFlow {
 
 type Env = { readonly now: number; readonly timeZone: string };
 
-const compileOptional = (ruleSet: RuleSet | undefined): CompiledRuleSet | undefined => (ruleSet ? compileRuleSet(ruleSet) : undefined);
+const compileOptional = (ruleSet: RuleSet | undefined): CompiledRuleSet | undefined =>
+  ruleSet ? compileRuleSet(ruleSet) : undefined;
 
 function compileCaps(caps: readonly Cap[] | undefined): CompiledCap[] {
   return (caps ?? []).map((cap) => ({ cap, applies: compileOptional(cap.rule_set) }));
@@ -86,7 +95,12 @@ export function compileFlow(flow: FlowRecord): CompiledFlow {
     sources: new Map(
       flow.sources.map((source) => [
         source.entity_id,
-        { source, acceptance: compileOptional(source.acceptance_criteria), caps: compileCaps(source.caps), pricing: compilePricing(source.pricing) },
+        {
+          source,
+          acceptance: compileOptional(source.acceptance_criteria),
+          caps: compileCaps(source.caps),
+          pricing: compilePricing(source.pricing),
+        },
       ]),
     ),
     steps: flow.steps.map((step) => ({

@@ -50,7 +50,10 @@ export interface LeadRun {
 }
 
 /** `flow_ping_limits`/`source_ping_limits` for an event of the lead: present when the flow or source has limits. */
-export function pingLimitFields(run: Pick<LeadRun, 'pingLimits'>): { flow_ping_limits?: readonly PingLimit[]; source_ping_limits?: readonly PingLimit[] } {
+export function pingLimitFields(run: Pick<LeadRun, 'pingLimits'>): {
+  flow_ping_limits?: readonly PingLimit[];
+  source_ping_limits?: readonly PingLimit[];
+} {
   const { flow, source } = run.pingLimits;
   return flow.length === 0 && source.length === 0 ? {} : { flow_ping_limits: flow, source_ping_limits: source };
 }

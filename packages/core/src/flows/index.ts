@@ -2,6 +2,18 @@ export { type CompiledFlow, compileFlow, createFlowCache } from './compile';
 export type { IntakeDeps } from './context';
 export { createLeadsApi, type IntakeOptions, type IntakeResult, type LeadsApi } from './intake';
 export { createFlowsApi, type FlowsApi, type FlowWriteConditions, toFlow } from './service';
-export type { Cap, DurationUnit, FeedbackConfig, Flow, FlowConfig, FlowRecord, FlowSource, FlowStep, Mapping, PingLimit, Pricing } from './types';
+export type {
+  Cap,
+  DurationUnit,
+  FeedbackConfig,
+  Flow,
+  FlowConfig,
+  FlowRecord,
+  FlowSource,
+  FlowStep,
+  Mapping,
+  PingLimit,
+  Pricing,
+} from './types';
 export { type FlowValidationContext, validateFlow } from './validate';
 export { limitWindow, type LimitWindow } from './windows';

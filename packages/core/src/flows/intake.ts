@@ -1,6 +1,12 @@
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import { errors, type LeadrouteError } from '../errors';
-import { EVENT_RETENTION_MS, EVENT_SCHEMA_VERSION, HANDLER_VERSION, type Outcome, type StoredEvent } from '../events/types';
+import {
+  EVENT_RETENTION_MS,
+  EVENT_SCHEMA_VERSION,
+  HANDLER_VERSION,
+  type Outcome,
+  type StoredEvent,
+} from '../events/types';
 import { withoutSecrets } from '../firehose/secrets';
 import { type Id, idSequence, isId, newId } from '../ids';
 import type { RecordedRequest } from '../ports/integrations';
@@ -35,9 +41,19 @@ export interface IntakeOptions {
 /** The `leads` sub-API: intake of leads into flows. */
 export interface LeadsApi {
   /** Runs a lead through the flow: acceptance criteria, then every step in order, recording each as an event. */
-  submit(flowId: string, sourceId: string, lead: unknown, options?: IntakeOptions): ResultAsync<IntakeResult, LeadrouteError>;
+  submit(
+    flowId: string,
+    sourceId: string,
+    lead: unknown,
+    options?: IntakeOptions,
+  ): ResultAsync<IntakeResult, LeadrouteError>;
   /** Prices a lead without delivering it; ping limits apply. */
-  ping(flowId: string, sourceId: string, lead: unknown, options?: IntakeOptions): ResultAsync<IntakeResult, LeadrouteError>;
+  ping(
+    flowId: string,
+    sourceId: string,
+    lead: unknown,
+    options?: IntakeOptions,
+  ): ResultAsync<IntakeResult, LeadrouteError>;
 }
 
 interface Prepared {
@@ -57,9 +73,16 @@ export const POSTING_SECRET_REQUIRED: LeadrouteError = errors.unauthorized(
   'This source requires its posting secret: send it in the X-Posting-Secret header or as the HTTP Basic password.',
 );
 
-function prepare(deps: IntakeDeps, flowId: string, sourceId: string, body: unknown, postingSecret: string | undefined): ResultAsync<Prepared, LeadrouteError> {
+function prepare(
+  deps: IntakeDeps,
+  flowId: string,
+  sourceId: string,
+  body: unknown,
+  postingSecret: string | undefined,
+): ResultAsync<Prepared, LeadrouteError> {
   // The body is checked first: its answer must not depend on whether the IDs exist.
-  if (body !== undefined && !isRecord(body)) return errAsync(errors.validation([{ path: '', message: 'A lead must be an object of fields.' }]));
+  if (body !== undefined && !isRecord(body))
+    return errAsync(errors.validation([{ path: '', message: 'A lead must be an object of fields.' }]));
   if (!isId(flowId) || !isId(sourceId)) return errAsync(NO_SUCH_POSTING_URL);
   return deps.storage.flows.get(flowId.toLowerCase()).andThen((flow) => {
     if (!flow) return errAsync(NO_SUCH_POSTING_URL);
@@ -67,7 +90,10 @@ function prepare(deps: IntakeDeps, flowId: string, sourceId: string, body: unkno
     const source = compiled.sources.get(sourceId.toLowerCase());
     if (!source) return errAsync(NO_SUCH_POSTING_URL);
     const digest = source.source.posting_secret_sha256;
-    if (source.source.require_posting_secret === true && (digest === undefined || !postingSecretMatches(digest, postingSecret)))
+    if (
+      source.source.require_posting_secret === true &&
+      (digest === undefined || !postingSecretMatches(digest, postingSecret))
+    )
       return errAsync(POSTING_SECRET_REQUIRED);
     return deps.storage.accounts.get(flow.account_id).andThen((account) => {
       if (!account) return errAsync(NO_SUCH_POSTING_URL);
@@ -81,10 +107,29 @@ function prepare(deps: IntakeDeps, flowId: string, sourceId: string, body: unkno
           const submission = { timestamp: isoTime(now) };
           const sourceInfo = { id: source.source.entity_id, name: sourceName };
           const flowInfo = { id: flow.id, name: flow.name };
-          const ctx: Record<string, unknown> = { lead: typeLead(raw, compiled.fields, env), source: sourceInfo, flow: flowInfo, submission, appended };
+          const ctx: Record<string, unknown> = {
+            lead: typeLead(raw, compiled.fields, env),
+            source: sourceInfo,
+            flow: flowInfo,
+            submission,
+            appended,
+          };
           const purchasePrice = source.pricing?.price(ctx, env) ?? 0;
           const run: LeadRun = {
-            deps, account, compiled, leadId: newId(now), ids: idSequence(), submittedAt: now, env, raw, ctx, source: sourceInfo, flow: flowInfo, appended, purchasePrice, unit: deps.recorder.unit(),
+            deps,
+            account,
+            compiled,
+            leadId: newId(now),
+            ids: idSequence(),
+            submittedAt: now,
+            env,
+            raw,
+            ctx,
+            source: sourceInfo,
+            flow: flowInfo,
+            appended,
+            purchasePrice,
+            unit: deps.recorder.unit(),
             waitedMs: 0,
             pingLimits: { flow: compiled.flow.ping_limits ?? [], source: source.source.ping_limits ?? [] },
           };
@@ -108,10 +153,23 @@ function sourceEvent(
   run: LeadRun,
   source: CompiledSource,
   id: string,
-  fields: { type: 'source' | 'ping'; outcome: Outcome; reason: string; steps: number; request?: RecordedRequest; price: number; extra?: Partial<StoredEvent> },
+  fields: {
+    type: 'source' | 'ping';
+    outcome: Outcome;
+    reason: string;
+    steps: number;
+    request?: RecordedRequest;
+    price: number;
+    extra?: Partial<StoredEvent>;
+  },
 ): StoredEvent {
   const end = run.deps.clock.now();
-  const response = { outcome: fields.outcome, ...(fields.reason ? { reason: fields.reason } : {}), lead: { id: run.leadId }, price: fields.price };
+  const response = {
+    outcome: fields.outcome,
+    ...(fields.reason ? { reason: fields.reason } : {}),
+    lead: { id: run.leadId },
+    price: fields.price,
+  };
   return {
     id,
     account_id: run.account.id,
@@ -119,7 +177,16 @@ function sourceEvent(
     outcome: fields.outcome,
     reason: fields.reason,
     // vars as at the source event's moment, the submission: nothing the steps appended later (#19.8).
-    vars: { lead: run.raw, source: run.source, flow: run.flow, submission: run.ctx.submission, appended: {}, purchase_price: run.purchasePrice, price: fields.price, event_id: id },
+    vars: {
+      lead: run.raw,
+      source: run.source,
+      flow: run.flow,
+      submission: run.ctx.submission,
+      appended: {},
+      purchase_price: run.purchasePrice,
+      price: fields.price,
+      event_id: id,
+    },
     host: run.deps.host,
     // wait_ms: the time the lead spent waiting on its recipients (#19.8).
     ...timings(run, run.submittedAt, end, run.waitedMs),
@@ -145,7 +212,14 @@ function sourceEvent(
     step_count: fields.steps,
     appended: run.appended,
     ...(fields.request ? { request: fields.request } : {}),
-    response: { status: 201, status_text: 'Created', version: '1.1', headers: { 'content-type': 'application/json' }, body: JSON.stringify(response), timestamp: end },
+    response: {
+      status: 201,
+      status_text: 'Created',
+      version: '1.1',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(response),
+      timestamp: end,
+    },
     purchase_price: run.purchasePrice,
     ...fields.extra,
   };
@@ -153,24 +227,40 @@ function sourceEvent(
 
 function runSteps(run: LeadRun): ResultAsync<{ count: number; stop?: string; revenue: number }, LeadrouteError> {
   const steps = run.compiled.steps;
-  const next = (i: number, revenue: number): ResultAsync<{ count: number; stop?: string; revenue: number }, LeadrouteError> => {
+  const next = (
+    i: number,
+    revenue: number,
+  ): ResultAsync<{ count: number; stop?: string; revenue: number }, LeadrouteError> => {
     const compiled = steps[i];
     if (!compiled) return okAsync({ count: i, revenue });
-    const step: ResultAsync<StepResult, LeadrouteError> = compiled.step.type === 'filter' ? runFilter(run, compiled) : runRecipient(run, compiled);
+    const step: ResultAsync<StepResult, LeadrouteError> =
+      compiled.step.type === 'filter' ? runFilter(run, compiled) : runRecipient(run, compiled);
     return step.andThen((result) =>
-      result.stop !== undefined ? okAsync({ count: i + 1, stop: result.stop, revenue }) : next(i + 1, revenue + (result.event.revenue ?? 0)),
+      result.stop !== undefined
+        ? okAsync({ count: i + 1, stop: result.stop, revenue })
+        : next(i + 1, revenue + (result.event.revenue ?? 0)),
     );
   };
   return next(0, 0);
 }
 
-function checkPingLimits(deps: IntakeDeps, limits: readonly PingLimit[], now: number): ResultAsync<boolean, LeadrouteError> {
-  return limits.reduce<ResultAsync<boolean, LeadrouteError>>((acc, limit) => acc.andThen((reached) => {
-    if (reached) return okAsync(true);
-    const window = limitWindow(now, limit.duration, limit.duration_units, limit.time_zone);
-    // The counter is its own record sharing the limit's ID.
-    return deps.storage.counters.tryIncrement(`ping:${limit.id}:${window.start}`, limit.maximum, window.end).map((counted) => !counted);
-  }), okAsync(false));
+function checkPingLimits(
+  deps: IntakeDeps,
+  limits: readonly PingLimit[],
+  now: number,
+): ResultAsync<boolean, LeadrouteError> {
+  return limits.reduce<ResultAsync<boolean, LeadrouteError>>(
+    (acc, limit) =>
+      acc.andThen((reached) => {
+        if (reached) return okAsync(true);
+        const window = limitWindow(now, limit.duration, limit.duration_units, limit.time_zone);
+        // The counter is its own record sharing the limit's ID.
+        return deps.storage.counters
+          .tryIncrement(`ping:${limit.id}:${window.start}`, limit.maximum, window.end)
+          .map((counted) => !counted);
+      }),
+    okAsync(false),
+  );
 }
 
 export function createLeadsApi(deps: IntakeDeps): LeadsApi {
@@ -178,9 +268,23 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
     submit(flowId, sourceId, body, options = {}) {
       return prepare(deps, flowId, sourceId, body, options.postingSecret).andThen(({ run, source }) => {
         const sourceEventId = run.ids.next(run.submittedAt);
-        const finish = (outcome: Outcome, reason: string, steps: number, revenue: number, extra: Partial<StoredEvent> = {}) => {
+        const finish = (
+          outcome: Outcome,
+          reason: string,
+          steps: number,
+          revenue: number,
+          extra: Partial<StoredEvent> = {},
+        ) => {
           const price = source.pricing ? run.purchasePrice : revenue;
-          const event = sourceEvent(run, source, sourceEventId, { type: 'source', outcome, reason, steps, price, ...(options.request ? { request: options.request } : {}), extra });
+          const event = sourceEvent(run, source, sourceEventId, {
+            type: 'source',
+            outcome,
+            reason,
+            steps,
+            price,
+            ...(options.request ? { request: options.request } : {}),
+            extra,
+          });
           logStep(run, event);
           run.unit.add(event);
           // One unit: the lead, its step events, its source event, their rollups and its search document, stored together or not at all.
@@ -199,22 +303,40 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
               returned_at: null,
               expires_at: event.expires_at,
             })
-            .map((): IntakeResult => ({ outcome: outcome === 'success' ? 'success' : 'failure', ...(reason ? { reason } : {}), lead: { id: run.leadId }, price }));
+            .map(
+              (): IntakeResult => ({
+                outcome: outcome === 'success' ? 'success' : 'failure',
+                ...(reason ? { reason } : {}),
+                lead: { id: run.leadId },
+                price,
+              }),
+            );
         };
         const rejected = rejection(run, source);
         if (rejected) return finish('failure', rejected, 0, 0);
-        return reserveCaps(deps.storage.counters, `${run.flow.id}:source:${source.source.entity_id}`, source.caps, run.ctx, run.env).andThen((reservation) => {
-          if (reservation.full) return finish('failure', `Cap reached: ${reservation.full.cap.name}`, 0, 0, { cap_reached: true });
-          return runSteps(run).andThen((steps) =>
-            steps.stop !== undefined
-              ? releaseCaps(deps.storage.counters, reservation.keys).andThen(() => finish('failure', steps.stop as string, steps.count, steps.revenue))
-              : finish('success', '', steps.count, steps.revenue),
-          );
-        }).orElse((e) => {
-          // A step failed before the lead could be recorded: nothing of it is stored, and no feedback waits on it.
-          run.unit.abandon();
-          return errAsync(e);
-        });
+        return reserveCaps(
+          deps.storage.counters,
+          `${run.flow.id}:source:${source.source.entity_id}`,
+          source.caps,
+          run.ctx,
+          run.env,
+        )
+          .andThen((reservation) => {
+            if (reservation.full)
+              return finish('failure', `Cap reached: ${reservation.full.cap.name}`, 0, 0, { cap_reached: true });
+            return runSteps(run).andThen((steps) =>
+              steps.stop !== undefined
+                ? releaseCaps(deps.storage.counters, reservation.keys).andThen(() =>
+                    finish('failure', steps.stop as string, steps.count, steps.revenue),
+                  )
+                : finish('success', '', steps.count, steps.revenue),
+            );
+          })
+          .orElse((e) => {
+            // A step failed before the lead could be recorded: nothing of it is stored, and no feedback waits on it.
+            run.unit.abandon();
+            return errAsync(e);
+          });
       });
     },
 
@@ -233,26 +355,40 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
           });
           return deps.recorder.record(event).map((): IntakeResult => {
             logStep(run, event);
-            return { outcome: outcome === 'success' ? 'success' : 'failure', ...(reason ? { reason } : {}), lead: { id: run.leadId }, price };
+            return {
+              outcome: outcome === 'success' ? 'success' : 'failure',
+              ...(reason ? { reason } : {}),
+              lead: { id: run.leadId },
+              price,
+            };
           });
         };
-        return checkPingLimits(deps, [...run.pingLimits.flow, ...run.pingLimits.source], run.submittedAt).andThen((limited) => {
-          if (limited) return answer('failure', 'Ping limit reached.', 0, true);
-          const rejected = rejection(run, source);
-          if (rejected) return answer('failure', rejected, 0, false);
-          // The bid: what every recipient step that would take the lead pays, without delivering or reserving caps.
-          const bids = run.compiled.steps
-            .filter((s) => s.step.type === 'recipient')
-            .map((s) => {
-              const ctx = { ...run.ctx, recipient: { id: s.step.entity_id } };
-              if (s.rule && !s.rule(ctx, run.env).pass) return okAsync<number, LeadrouteError>(0);
-              return capsFull(deps.storage.counters, `${run.flow.id}:${s.step.id}`, s.caps, ctx, run.env).map((full) => (full ? 0 : (s.pricing?.price(ctx, run.env) ?? 0)));
-            });
-          return bids.reduce<ResultAsync<number, LeadrouteError>>((acc, bid) => acc.andThen((sum) => bid.map((b) => sum + b)), okAsync(0)).andThen((bid) => {
-            const price = source.pricing ? run.purchasePrice : bid;
-            return answer('success', '', price, false);
-          });
-        });
+        return checkPingLimits(deps, [...run.pingLimits.flow, ...run.pingLimits.source], run.submittedAt).andThen(
+          (limited) => {
+            if (limited) return answer('failure', 'Ping limit reached.', 0, true);
+            const rejected = rejection(run, source);
+            if (rejected) return answer('failure', rejected, 0, false);
+            // The bid: what every recipient step that would take the lead pays, without delivering or reserving caps.
+            const bids = run.compiled.steps
+              .filter((s) => s.step.type === 'recipient')
+              .map((s) => {
+                const ctx = { ...run.ctx, recipient: { id: s.step.entity_id } };
+                if (s.rule && !s.rule(ctx, run.env).pass) return okAsync<number, LeadrouteError>(0);
+                return capsFull(deps.storage.counters, `${run.flow.id}:${s.step.id}`, s.caps, ctx, run.env).map(
+                  (full) => (full ? 0 : (s.pricing?.price(ctx, run.env) ?? 0)),
+                );
+              });
+            return bids
+              .reduce<ResultAsync<number, LeadrouteError>>(
+                (acc, bid) => acc.andThen((sum) => bid.map((b) => sum + b)),
+                okAsync(0),
+              )
+              .andThen((bid) => {
+                const price = source.pricing ? run.purchasePrice : bid;
+                return answer('success', '', price, false);
+              });
+          },
+        );
       });
     },
   };

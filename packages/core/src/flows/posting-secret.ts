@@ -27,7 +27,10 @@ export function postingSecretMatches(storedSha256: string, presented: string | u
  * Splits secrets generated during validation off a flow configuration: the configuration
  * keeps only digests (what is stored), `revealed` holds the plaintexts by source entity.
  */
-export function sealPostingSecrets(config: FlowConfig): { readonly config: FlowConfig; readonly revealed: ReadonlyMap<string, string> } {
+export function sealPostingSecrets(config: FlowConfig): {
+  readonly config: FlowConfig;
+  readonly revealed: ReadonlyMap<string, string>;
+} {
   const revealed = new Map<string, string>();
   const sources = config.sources.map((source): FlowSource => {
     if (source.posting_secret === undefined) return source;

@@ -25,7 +25,12 @@ export interface FlowsApi {
    * current version. Without either the write applies to whatever version is stored
    * (last write wins), except that a write racing another between read and write is a Conflict.
    */
-  update(principal: Principal, id: string, body: unknown, conditions?: FlowWriteConditions): ResultAsync<Flow, LeadrouteError>;
+  update(
+    principal: Principal,
+    id: string,
+    body: unknown,
+    conditions?: FlowWriteConditions,
+  ): ResultAsync<Flow, LeadrouteError>;
 }
 
 /** Preconditions of a flow write, from the HTTP `If-Match` header or an embedding caller. */
@@ -41,7 +46,12 @@ export function toFlow(record: FlowRecord): Flow {
   return flow.firehose ? { ...flow, firehose: withoutSecrets(flow.firehose) } : flow;
 }
 
-export function createFlowsApi(deps: { storage: Storage; clock: Clock; entities: EntitiesApi; integrations: IntegrationRegistry }): FlowsApi {
+export function createFlowsApi(deps: {
+  storage: Storage;
+  clock: Clock;
+  entities: EntitiesApi;
+  integrations: IntegrationRegistry;
+}): FlowsApi {
   const { storage, clock, entities, integrations } = deps;
 
   /** Checks what validation cannot see alone: entities the account can use, installed modules, its credentials. */
@@ -50,28 +60,51 @@ export function createFlowsApi(deps: { storage: Storage; clock: Clock; entities:
       ...config.sources.map(async (source, i): Promise<Issue[]> => {
         const entity = await entities.visible(principal, source.entity_id);
         if (entity.isErr()) throw entity.error;
-        if (!entity.value) return [{ path: `/sources/${i}/entity_id`, message: `No entity ${source.entity_id} in this account.` }];
-        return entity.value.source === null ? [{ path: `/sources/${i}/entity_id`, message: `${entity.value.name} cannot send leads (its source is null).` }] : [];
+        if (!entity.value)
+          return [{ path: `/sources/${i}/entity_id`, message: `No entity ${source.entity_id} in this account.` }];
+        return entity.value.source === null
+          ? [
+              {
+                path: `/sources/${i}/entity_id`,
+                message: `${entity.value.name} cannot send leads (its source is null).`,
+              },
+            ]
+          : [];
       }),
       ...config.steps.map(async (step, i): Promise<Issue[]> => {
         const path = `/steps/${i}`;
         const entity = await entities.visible(principal, step.entity_id);
         if (entity.isErr()) throw entity.error;
-        if (!entity.value) return [{ path: `${path}/entity_id`, message: `No entity ${step.entity_id} in this account.` }];
+        if (!entity.value)
+          return [{ path: `${path}/entity_id`, message: `No entity ${step.entity_id} in this account.` }];
         if (step.type === 'filter') return [];
         const issues: Issue[] = [];
-        if (entity.value.recipient === null) issues.push({ path: `${path}/entity_id`, message: `${entity.value.name} cannot receive leads (its recipient is null).` });
+        if (entity.value.recipient === null)
+          issues.push({
+            path: `${path}/entity_id`,
+            message: `${entity.value.name} cannot receive leads (its recipient is null).`,
+          });
         const module = integrations.outbound(step.module_id);
-        if (!module) issues.push({ path: `${path}/module_id`, message: `No outbound module ${step.module_id} is installed.` });
-        else issues.push(...(module.validateConfig?.(step.config) ?? []).map((x) => ({ ...x, path: `${path}/config${x.path}` })));
+        if (!module)
+          issues.push({ path: `${path}/module_id`, message: `No outbound module ${step.module_id} is installed.` });
+        else
+          issues.push(
+            ...(module.validateConfig?.(step.config) ?? []).map((x) => ({ ...x, path: `${path}/config${x.path}` })),
+          );
         const allowed = entity.value.module_ids;
         if (allowed.length > 0 && !allowed.some((m) => m.toLowerCase() === step.module_id.toLowerCase()))
-          issues.push({ path: `${path}/module_id`, message: `${entity.value.name} may only use ${allowed.join(', ')}.` });
+          issues.push({
+            path: `${path}/module_id`,
+            message: `${entity.value.name} may only use ${allowed.join(', ')}.`,
+          });
         if (step.credential_id) {
           const credential = await storage.credentials.get(step.credential_id);
           if (credential.isErr()) throw credential.error;
           if (!credential.value || credential.value.account_id !== principal.account.id)
-            issues.push({ path: `${path}/credential_id`, message: `No credential ${step.credential_id} in this account.` });
+            issues.push({
+              path: `${path}/credential_id`,
+              message: `No credential ${step.credential_id} in this account.`,
+            });
         }
         return issues;
       }),
@@ -83,11 +116,23 @@ export function createFlowsApi(deps: { storage: Storage; clock: Clock; entities:
         if (credential?.isErr()) throw credential.error;
         const found = credential?.isOk() ? credential.value : undefined;
         const path = `/firehose/services/${name}/credential_id`;
-        if (!found || found.account_id !== principal.account.id) return [{ path, message: `No credential ${id} in this account.` }];
-        return found.type.toLowerCase() === name ? [] : [{ path, message: `Credential ${id} is of type ${found.type}; the ${name} firehose needs one of type ${name}.` }];
+        if (!found || found.account_id !== principal.account.id)
+          return [{ path, message: `No credential ${id} in this account.` }];
+        return found.type.toLowerCase() === name
+          ? []
+          : [
+              {
+                path,
+                message: `Credential ${id} is of type ${found.type}; the ${name} firehose needs one of type ${name}.`,
+              },
+            ];
       }),
     ];
-    return ResultAsync.fromPromise(Promise.all(checks), (e) => (e && typeof e === 'object' && 'type' in e ? (e as LeadrouteError) : errors.storageFailure('Cannot check flow references.', e))).andThen((found) => {
+    return ResultAsync.fromPromise(Promise.all(checks), (e) =>
+      e && typeof e === 'object' && 'type' in e
+        ? (e as LeadrouteError)
+        : errors.storageFailure('Cannot check flow references.', e),
+    ).andThen((found) => {
       const issues = found.flat();
       return issues.length > 0 ? errAsync(errors.validation(issues, 'The flow is not valid.')) : okAsync(config);
     });
@@ -95,12 +140,22 @@ export function createFlowsApi(deps: { storage: Storage; clock: Clock; entities:
 
   const own = (principal: Principal, id: string): ResultAsync<FlowRecord, LeadrouteError> => {
     if (!isId(id)) return errAsync(errors.notFound('flow', id));
-    return storage.flows.get(id.toLowerCase()).andThen((flow) => (flow && flow.account_id === principal.account.id ? okAsync(flow) : errAsync(errors.notFound('flow', id))));
+    return storage.flows
+      .get(id.toLowerCase())
+      .andThen((flow) =>
+        flow && flow.account_id === principal.account.id ? okAsync(flow) : errAsync(errors.notFound('flow', id)),
+      );
   };
 
   const validate = (principal: Principal, body: unknown, current?: FlowConfig) => {
-    const config = validateFlow(body, { now: clock.now(), timeZone: principal.account.time_zone, ...(current ? { current } : {}) });
-    return config.isErr() ? errAsync(errors.validation(config.error, 'The flow is not valid.')) : checkReferences(principal, config.value);
+    const config = validateFlow(body, {
+      now: clock.now(),
+      timeZone: principal.account.time_zone,
+      ...(current ? { current } : {}),
+    });
+    return config.isErr()
+      ? errAsync(errors.validation(config.error, 'The flow is not valid.'))
+      : checkReferences(principal, config.value);
   };
 
   return {
@@ -110,7 +165,14 @@ export function createFlowsApi(deps: { storage: Storage; clock: Clock; entities:
       return validate(principal, body).andThen((validated) => {
         const now = clock.now();
         const { config, revealed } = sealPostingSecrets(validated);
-        const record: FlowRecord = { ...config, id: newId(now) as Id, account_id: principal.account.id, version: 1, created_at: isoTime(now), updated_at: isoTime(now) };
+        const record: FlowRecord = {
+          ...config,
+          id: newId(now) as Id,
+          account_id: principal.account.id,
+          version: 1,
+          created_at: isoTime(now),
+          updated_at: isoTime(now),
+        };
         return storage.flows.insert(record).map(() => showPostingSecrets(toFlow(record), revealed));
       });
     },
@@ -119,27 +181,52 @@ export function createFlowsApi(deps: { storage: Storage; clock: Clock; entities:
       const claimed = isRecord(body) ? body.version : undefined;
       if (claimed !== undefined && !(Number.isSafeInteger(claimed) && (claimed as number) >= 1))
         return errAsync(
-          errors.validation([{ path: '/version', message: 'version must be the positive integer the flow was read at.' }], 'The flow is not valid.'),
+          errors.validation(
+            [{ path: '/version', message: 'version must be the positive integer the flow was read at.' }],
+            'The flow is not valid.',
+          ),
         );
       const stale = (version: number): LeadrouteError =>
         ifMatch === undefined
           ? errors.conflict(`The flow is at version ${version}; read it again and retry.`, version)
-          : errors.preconditionFailed(`If-Match names none of the flow's current version ${version}; read it again and retry.`, version);
+          : errors.preconditionFailed(
+              `If-Match names none of the flow's current version ${version}; read it again and retry.`,
+              version,
+            );
       return own(principal, id).andThen((current) => {
         // Preconditions before validation (RFC 9110 §13.2.2): a stale copy is refused whatever it holds.
         if (ifMatch !== undefined && ifMatch !== 'any' && !ifMatch.includes(current.version))
-          return errAsync(errors.preconditionFailed(`If-Match names none of the flow's current version ${current.version}.`, current.version));
+          return errAsync(
+            errors.preconditionFailed(
+              `If-Match names none of the flow's current version ${current.version}.`,
+              current.version,
+            ),
+          );
         if (claimed !== undefined && claimed !== current.version)
-          return errAsync(errors.conflict(`The body is version ${claimed as number} of the flow; it is at version ${current.version}.`, current.version));
+          return errAsync(
+            errors.conflict(
+              `The body is version ${claimed as number} of the flow; it is at version ${current.version}.`,
+              current.version,
+            ),
+          );
         return validate(principal, keepSecrets(body, current.firehose), current).andThen((validated) => {
           const { config, revealed } = sealPostingSecrets(validated);
-          const record: FlowRecord = { ...config, id: current.id, account_id: current.account_id, version: current.version + 1, created_at: current.created_at, updated_at: isoTime(clock.now()) };
+          const record: FlowRecord = {
+            ...config,
+            id: current.id,
+            account_id: current.account_id,
+            version: current.version + 1,
+            created_at: current.created_at,
+            updated_at: isoTime(clock.now()),
+          };
           // The store writes only while the flow is still at the version checked above, so of two
           // writers from one version exactly one gets through; the other learns the version now.
           return storage.flows
             .update(record, current.version)
             .orElse((e) =>
-              e.type === 'Conflict' ? storage.flows.get(current.id).andThen((now) => errAsync(stale(now?.version ?? current.version + 1))) : errAsync(e),
+              e.type === 'Conflict'
+                ? storage.flows.get(current.id).andThen((now) => errAsync(stale(now?.version ?? current.version + 1)))
+                : errAsync(e),
             )
             .map(() => showPostingSecrets(toFlow(record), revealed));
         });

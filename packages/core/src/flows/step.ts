@@ -26,7 +26,16 @@ const TIMEOUT_GRACE_MS = 100;
  */
 export function logStep(run: LeadRun, event: StoredEvent): void {
   run.deps.logger.info(
-    { lead_id: run.leadId, flow_id: run.flow.id, event_id: event.id, step_id: event.step_id ?? null, type: event.type, outcome: event.outcome, ms: event.ms, wait_ms: event.wait_ms },
+    {
+      lead_id: run.leadId,
+      flow_id: run.flow.id,
+      event_id: event.id,
+      step_id: event.step_id ?? null,
+      type: event.type,
+      outcome: event.outcome,
+      ms: event.ms,
+      wait_ms: event.wait_ms,
+    },
     'lead step',
   );
 }
@@ -71,11 +80,23 @@ function mappedLead(run: LeadRun, compiled: CompiledStep, ctx: Record<string, un
 }
 
 function eventCredential(c: CredentialRecord): EventCredential {
-  return { id: c.id, name: c.name, type: c.type, package: c.package, created_at: c.created_at, updated_at: c.updated_at, username: c.username };
+  return {
+    id: c.id,
+    name: c.name,
+    type: c.type,
+    package: c.package,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+    username: c.username,
+  };
 }
 
 /** Calls the module with the step's timeout enforced here, so a module that ignores its signal still ends. */
-async function deliverWithTimeout(run: LeadRun, compiled: CompiledStep, request: Omit<DeliveryRequest, 'signal'>): Promise<DeliveryResult> {
+async function deliverWithTimeout(
+  run: LeadRun,
+  compiled: CompiledStep,
+  request: Omit<DeliveryRequest, 'signal'>,
+): Promise<DeliveryResult> {
   const module = run.deps.integrations.outbound(compiled.step.module_id);
   if (!module) return { outcome: 'error', reason: `No outbound module ${compiled.step.module_id} is installed.` };
   const timeout = compiled.step.timeout_ms ?? DEFAULT_TIMEOUT_MS;
@@ -136,7 +157,18 @@ export function runRecipient(run: LeadRun, compiled: CompiledStep): ResultAsync<
   const start = deps.clock.now();
   const id = run.ids.next(start);
   const recipient = { id: step.entity_id, name: '' };
-  const finish = (o: { outcome: Outcome; reason: string; capsReached?: boolean; reservation?: Reservation; result?: DeliveryResult; sale?: number; revenue?: number; credential?: CredentialRecord; waitMs?: number; name: string }) => {
+  const finish = (o: {
+    outcome: Outcome;
+    reason: string;
+    capsReached?: boolean;
+    reservation?: Reservation;
+    result?: DeliveryResult;
+    sale?: number;
+    revenue?: number;
+    credential?: CredentialRecord;
+    waitMs?: number;
+    name: string;
+  }) => {
     const end = deps.clock.now();
     const event: StoredEvent = {
       ...baseEvent(run, id, start),
@@ -177,19 +209,30 @@ export function runRecipient(run: LeadRun, compiled: CompiledStep): ResultAsync<
     return okAsync<StepResult, LeadrouteError>({ event });
   };
 
-  return ResultAsync.fromPromise(deps.entityName(run.account.id, step.entity_id), (e) => errors.storageFailure('Cannot read the recipient entity.', e))
-    .andThen((name) => {
-      recipient.name = name;
-      const ctx = { ...run.ctx, recipient };
-      if (compiled.rule) {
-        const verdict = compiled.rule(ctx, run.env);
-        if (!verdict.pass) return finish({ outcome: 'skip', reason: verdict.reason ?? 'Step criteria not met', name });
-      }
-      return reserveCaps(deps.storage.counters, `${run.flow.id}:${step.id}`, compiled.caps, ctx, run.env).andThen((reservation: Reservation) => {
-        if (reservation.full) return finish({ outcome: 'skip', reason: `Cap reached: ${reservation.full.cap.name}`, capsReached: true, reservation, name });
+  return ResultAsync.fromPromise(deps.entityName(run.account.id, step.entity_id), (e) =>
+    errors.storageFailure('Cannot read the recipient entity.', e),
+  ).andThen((name) => {
+    recipient.name = name;
+    const ctx = { ...run.ctx, recipient };
+    if (compiled.rule) {
+      const verdict = compiled.rule(ctx, run.env);
+      if (!verdict.pass) return finish({ outcome: 'skip', reason: verdict.reason ?? 'Step criteria not met', name });
+    }
+    return reserveCaps(deps.storage.counters, `${run.flow.id}:${step.id}`, compiled.caps, ctx, run.env).andThen(
+      (reservation: Reservation) => {
+        if (reservation.full)
+          return finish({
+            outcome: 'skip',
+            reason: `Cap reached: ${reservation.full.cap.name}`,
+            capsReached: true,
+            reservation,
+            name,
+          });
         const sale = compiled.pricing?.price(ctx, run.env);
         const credential = step.credential_id
-          ? deps.storage.credentials.get(step.credential_id).map((c) => (c && c.account_id === run.account.id ? c : undefined))
+          ? deps.storage.credentials
+              .get(step.credential_id)
+              .map((c) => (c && c.account_id === run.account.id ? c : undefined))
           : okAsync<CredentialRecord | undefined, LeadrouteError>(undefined);
         return credential.andThen((cred) => {
           // Mappings and templates can name the delivery's own IDs (`{{event_id}}`, #19.1) beside the lead's fields.
@@ -198,30 +241,47 @@ export function runRecipient(run: LeadRun, compiled: CompiledStep): ResultAsync<
           run.unit.expect(id);
           const waitStart = performance.now();
           return ResultAsync.fromSafePromise(
-              deliverWithTimeout(run, compiled, {
-                lead,
-                config: step.config,
-                lead_id: run.leadId,
-                event_id: id,
-                ...(sale === undefined ? {} : { price: sale }),
-                ...(cred ? { credential: { id: cred.id, name: cred.name, type: cred.type, username: cred.username, password: cred.password } } : {}),
+            deliverWithTimeout(run, compiled, {
+              lead,
+              config: step.config,
+              lead_id: run.leadId,
+              event_id: id,
+              ...(sale === undefined ? {} : { price: sale }),
+              ...(cred
+                ? {
+                    credential: {
+                      id: cred.id,
+                      name: cred.name,
+                      type: cred.type,
+                      username: cred.username,
+                      password: cred.password,
+                    },
+                  }
+                : {}),
+            }),
+          ).andThen((result) => {
+            const waitMs = performance.now() - waitStart;
+            run.waitedMs += waitMs;
+            const success = result.outcome === 'success';
+            const revenue = success ? (compiled.pricing?.override ? (sale ?? 0) : (result.price ?? sale ?? 0)) : 0;
+            const give = success ? okAsync(undefined) : releaseCaps(deps.storage.counters, reservation.keys);
+            return give.andThen(() =>
+              finish({
+                outcome: result.outcome,
+                reason: result.reason ?? '',
+                result,
+                sale: sale ?? result.price ?? 0,
+                revenue,
+                waitMs,
+                name,
+                // A delivery that did not succeed gave its slots back.
+                reservation: success ? reservation : { ...reservation, counted: [] },
+                ...(cred ? { credential: cred } : {}),
               }),
-            ).andThen((result) => {
-              const waitMs = performance.now() - waitStart;
-              run.waitedMs += waitMs;
-              const success = result.outcome === 'success';
-              const revenue = success ? (compiled.pricing?.override ? (sale ?? 0) : (result.price ?? sale ?? 0)) : 0;
-              const give = success ? okAsync(undefined) : releaseCaps(deps.storage.counters, reservation.keys);
-              return give.andThen(() =>
-                finish({
-                  outcome: result.outcome, reason: result.reason ?? '', result, sale: sale ?? result.price ?? 0, revenue, waitMs, name,
-                  // A delivery that did not succeed gave its slots back.
-                  reservation: success ? reservation : { ...reservation, counted: [] },
-                  ...(cred ? { credential: cred } : {}),
-                }),
-              );
-            });
+            );
+          });
         });
-      });
-    });
+      },
+    );
+  });
 }

@@ -7,7 +7,17 @@ import { type FieldDeclaration, isFieldType, type RuleSet, tryCompileTemplate, v
 import { isTimeZone, isoTime } from '../time';
 import { newPostingSecret } from './posting-secret';
 import { isRecord } from '../validation';
-import type { Cap, DurationUnit, FeedbackConfig, FlowConfig, FlowSource, FlowStep, Mapping, PingLimit, Pricing } from './types';
+import type {
+  Cap,
+  DurationUnit,
+  FeedbackConfig,
+  FlowConfig,
+  FlowSource,
+  FlowStep,
+  Mapping,
+  PingLimit,
+  Pricing,
+} from './types';
 
 const UNITS: readonly DurationUnit[] = ['minutes', 'hours', 'days', 'weeks', 'months'];
 
@@ -31,11 +41,16 @@ class Reader {
 
   text(v: unknown, path: string, { required = false, max = 200 } = {}): string | undefined {
     if (v === undefined && !required) return undefined;
-    if (typeof v !== 'string' || v.trim() === '' || v.length > max) return this.problem(path, `${path} must be a non-empty string of at most ${max} characters.`);
+    if (typeof v !== 'string' || v.trim() === '' || v.length > max)
+      return this.problem(path, `${path} must be a non-empty string of at most ${max} characters.`);
     return v.trim();
   }
 
-  number(v: unknown, path: string, { min = 0, integer = false, max = Number.MAX_SAFE_INTEGER } = {}): number | undefined {
+  number(
+    v: unknown,
+    path: string,
+    { min = 0, integer = false, max = Number.MAX_SAFE_INTEGER } = {},
+  ): number | undefined {
     if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v)))
       return this.problem(path, `${path} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}.`);
     return v;
@@ -68,27 +83,35 @@ function window(r: Reader, v: Record<string, unknown>, path: string) {
   const units = UNITS.includes(v.duration_units as DurationUnit)
     ? (v.duration_units as DurationUnit)
     : r.problem(`${path}/duration_units`, `${path}/duration_units must be one of ${UNITS.join(', ')}.`);
-  const zone = v.time_zone === undefined ? undefined : isTimeZone(v.time_zone) ? v.time_zone : r.problem(`${path}/time_zone`, `${path}/time_zone must be an IANA time zone.`);
+  const zone =
+    v.time_zone === undefined
+      ? undefined
+      : isTimeZone(v.time_zone)
+        ? v.time_zone
+        : r.problem(`${path}/time_zone`, `${path}/time_zone must be an IANA time zone.`);
   return { maximum: maximum ?? 0, duration: duration ?? 1, duration_units: units ?? 'days', time_zone: zone };
 }
 
 function pingLimits(r: Reader, input: unknown, path: string, known: readonly PingLimit[] = []): PingLimit[] {
-  return r.list(input, path).map((v, i) => {
-    const p = `${path}/${i}`;
-    if (!isRecord(v)) return r.problem(p, `${p} must be an object.`);
-    const priorId = v.id;
-    const prior = isId(priorId) ? known.find((k) => k.id === priorId.toLowerCase()) : undefined;
-    const w = window(r, v, p);
-    return {
-      id: prior?.id ?? newId(r.ctx.now),
-      name: r.text(v.name ?? 'Ping limit', `${p}/name`) ?? '',
-      maximum: w.maximum,
-      duration: w.duration,
-      duration_units: w.duration_units,
-      time_zone: w.time_zone ?? r.ctx.timeZone,
-      created_at: prior?.created_at ?? isoTime(r.ctx.now),
-    };
-  }).filter((x): x is PingLimit => x !== undefined);
+  return r
+    .list(input, path)
+    .map((v, i) => {
+      const p = `${path}/${i}`;
+      if (!isRecord(v)) return r.problem(p, `${p} must be an object.`);
+      const priorId = v.id;
+      const prior = isId(priorId) ? known.find((k) => k.id === priorId.toLowerCase()) : undefined;
+      const w = window(r, v, p);
+      return {
+        id: prior?.id ?? newId(r.ctx.now),
+        name: r.text(v.name ?? 'Ping limit', `${p}/name`) ?? '',
+        maximum: w.maximum,
+        duration: w.duration,
+        duration_units: w.duration_units,
+        time_zone: w.time_zone ?? r.ctx.timeZone,
+        created_at: prior?.created_at ?? isoTime(r.ctx.now),
+      };
+    })
+    .filter((x): x is PingLimit => x !== undefined);
 }
 
 function caps(r: Reader, input: unknown, path: string): Cap[] {
@@ -97,7 +120,13 @@ function caps(r: Reader, input: unknown, path: string): Cap[] {
     if (!isRecord(v)) return r.problem(p, `${p} must be an object.`) ?? [];
     const w = window(r, v, p);
     const rule_set = r.ruleSet(v.rule_set, `${p}/rule_set`);
-    const cap: Cap = { id: typeof v.id === 'string' && /^[0-9a-zA-Z]{6}$/.test(v.id) ? v.id : newRuleId(), name: r.text(v.name ?? 'Cap', `${p}/name`) ?? '', maximum: w.maximum, duration: w.duration, duration_units: w.duration_units };
+    const cap: Cap = {
+      id: typeof v.id === 'string' && /^[0-9a-zA-Z]{6}$/.test(v.id) ? v.id : newRuleId(),
+      name: r.text(v.name ?? 'Cap', `${p}/name`) ?? '',
+      maximum: w.maximum,
+      duration: w.duration,
+      duration_units: w.duration_units,
+    };
     return [{ ...cap, ...(w.time_zone ? { time_zone: w.time_zone } : {}), ...(rule_set ? { rule_set } : {}) }];
   });
 }
@@ -105,7 +134,8 @@ function caps(r: Reader, input: unknown, path: string): Cap[] {
 function pricing(r: Reader, v: unknown, path: string): Pricing | undefined {
   if (v === undefined || v === null) return undefined;
   if (!isRecord(v)) return r.problem(path, `${path} must be an object.`);
-  if (v.override !== undefined && typeof v.override !== 'boolean') r.problem(`${path}/override`, `${path}/override must be true or false.`);
+  if (v.override !== undefined && typeof v.override !== 'boolean')
+    r.problem(`${path}/override`, `${path}/override must be true or false.`);
   const prices = r.list(v.prices, `${path}/prices`).flatMap((price, i) => {
     const p = `${path}/prices/${i}`;
     if (!isRecord(price)) return r.problem(p, `${p} must be an object.`) ?? [];
@@ -121,7 +151,12 @@ function mappings(r: Reader, input: unknown, path: string): Mapping[] {
     const p = `${path}/${i}`;
     if (!isRecord(v)) return r.problem(p, `${p} must be an object.`) ?? [];
     const property = r.text(v.property, `${p}/property`, { required: true });
-    const value = typeof v.value === 'string' ? v.value : typeof v.value === 'number' || typeof v.value === 'boolean' ? String(v.value) : r.problem(`${p}/value`, `${p}/value must be a string (templates allowed).`);
+    const value =
+      typeof v.value === 'string'
+        ? v.value
+        : typeof v.value === 'number' || typeof v.value === 'boolean'
+          ? String(v.value)
+          : r.problem(`${p}/value`, `${p}/value must be a string (templates allowed).`);
     if (value !== undefined) {
       const compiled = tryCompileTemplate(value);
       if (compiled.isErr()) r.problem(`${p}/value`, `${p}/value is not a valid template: ${compiled.error}`);
@@ -133,7 +168,8 @@ function mappings(r: Reader, input: unknown, path: string): Mapping[] {
 
 function feedback(r: Reader, v: unknown, path: string): FeedbackConfig | undefined {
   if (v === undefined || v === null) return undefined;
-  if (!isRecord(v) || typeof v.enabled !== 'boolean') return r.problem(path, `${path} must be an object with enabled true or false.`);
+  if (!isRecord(v) || typeof v.enabled !== 'boolean')
+    return r.problem(path, `${path} must be an object with enabled true or false.`);
   const rule_set = r.ruleSet(v.rule_set, `${path}/rule_set`);
   return { enabled: v.enabled, ...(rule_set ? { rule_set } : {}) };
 }
@@ -141,7 +177,8 @@ function feedback(r: Reader, v: unknown, path: string): FeedbackConfig | undefin
 function fields(r: Reader, input: unknown): FieldDeclaration[] {
   return r.list(input, '/fields').flatMap((v, i) => {
     const p = `/fields/${i}`;
-    if (!isRecord(v) || typeof v.id !== 'string' || !/^(lead\.)?[A-Za-z0-9_]+$/.test(v.id)) return r.problem(`${p}/id`, `${p}/id must name a lead field such as lead.loan_amount.`) ?? [];
+    if (!isRecord(v) || typeof v.id !== 'string' || !/^(lead\.)?[A-Za-z0-9_]+$/.test(v.id))
+      return r.problem(`${p}/id`, `${p}/id must name a lead field such as lead.loan_amount.`) ?? [];
     if (!isFieldType(v.type)) return r.problem(`${p}/type`, `${p}/type is not a known field type.`) ?? [];
     return [{ id: v.id, type: v.type }];
   });
@@ -153,7 +190,12 @@ function source(r: Reader, v: unknown, path: string, current?: FlowSource): Flow
   const out: FlowSource = {
     entity_id: entity_id ?? '',
     ...optional('acceptance_criteria', r.ruleSet(v.acceptance_criteria, `${path}/acceptance_criteria`)),
-    ...optional('ping_limits', v.ping_limits === undefined ? undefined : pingLimits(r, v.ping_limits, `${path}/ping_limits`, current?.ping_limits)),
+    ...optional(
+      'ping_limits',
+      v.ping_limits === undefined
+        ? undefined
+        : pingLimits(r, v.ping_limits, `${path}/ping_limits`, current?.ping_limits),
+    ),
     ...optional('caps', v.caps === undefined ? undefined : caps(r, v.caps, `${path}/caps`)),
     ...optional('pricing', pricing(r, v.pricing, `${path}/pricing`)),
     ...optional('feedback', feedback(r, v.feedback, `${path}/feedback`)),
@@ -170,12 +212,15 @@ function source(r: Reader, v: unknown, path: string, current?: FlowSource): Flow
  */
 function postingSecret(r: Reader, v: Record<string, unknown>, path: string, current?: FlowSource): Partial<FlowSource> {
   const given = v.require_posting_secret;
-  if (given !== undefined && typeof given !== 'boolean') r.problem(`${path}/require_posting_secret`, `${path}/require_posting_secret must be true or false.`);
+  if (given !== undefined && typeof given !== 'boolean')
+    r.problem(`${path}/require_posting_secret`, `${path}/require_posting_secret must be true or false.`);
   const rotate = v.rotate_posting_secret;
-  if (rotate !== undefined && typeof rotate !== 'boolean') r.problem(`${path}/rotate_posting_secret`, `${path}/rotate_posting_secret must be true or false.`);
+  if (rotate !== undefined && typeof rotate !== 'boolean')
+    r.problem(`${path}/rotate_posting_secret`, `${path}/rotate_posting_secret must be true or false.`);
   const required = typeof given === 'boolean' ? given : current?.require_posting_secret === true;
   if (!required) {
-    if (rotate === true) r.problem(`${path}/rotate_posting_secret`, `${path}/rotate_posting_secret needs require_posting_secret true.`);
+    if (rotate === true)
+      r.problem(`${path}/rotate_posting_secret`, `${path}/rotate_posting_secret needs require_posting_secret true.`);
     return {};
   }
   if (current?.posting_secret_sha256 !== undefined && rotate !== true)
@@ -186,15 +231,30 @@ function postingSecret(r: Reader, v: Record<string, unknown>, path: string, curr
 
 function step(r: Reader, v: unknown, path: string, known: readonly FlowStep[]): FlowStep | undefined {
   if (!isRecord(v)) return r.problem(path, `${path} must be an object.`);
-  const type = v.type === 'recipient' || v.type === 'filter' ? v.type : r.problem(`${path}/type`, `${path}/type must be recipient or filter.`);
+  const type =
+    v.type === 'recipient' || v.type === 'filter'
+      ? v.type
+      : r.problem(`${path}/type`, `${path}/type must be recipient or filter.`);
   const entity_id = r.id(v.entity_id, `${path}/entity_id`);
   const moduleId = v.module_id;
-  if (type === 'recipient' && (typeof moduleId !== 'string' || !MODULE_ID_PATTERN.test(moduleId) || !moduleId.includes('.outbound.')))
-    r.problem(`${path}/module_id`, `${path}/module_id must name an outbound module, platform-<integration>.outbound.<name>.`);
+  if (
+    type === 'recipient' &&
+    (typeof moduleId !== 'string' || !MODULE_ID_PATTERN.test(moduleId) || !moduleId.includes('.outbound.'))
+  )
+    r.problem(
+      `${path}/module_id`,
+      `${path}/module_id must name an outbound module, platform-<integration>.outbound.<name>.`,
+    );
   if (v.config !== undefined && !isRecord(v.config)) r.problem(`${path}/config`, `${path}/config must be an object.`);
   const prior = typeof v.id === 'string' ? known.find((s) => s.id === v.id) : undefined;
-  const credential_id = v.credential_id === undefined || v.credential_id === null ? undefined : r.id(v.credential_id, `${path}/credential_id`);
-  const timeout_ms = v.timeout_ms === undefined ? undefined : r.number(v.timeout_ms, `${path}/timeout_ms`, { integer: true, min: 50, max: 120_000 });
+  const credential_id =
+    v.credential_id === undefined || v.credential_id === null
+      ? undefined
+      : r.id(v.credential_id, `${path}/credential_id`);
+  const timeout_ms =
+    v.timeout_ms === undefined
+      ? undefined
+      : r.number(v.timeout_ms, `${path}/timeout_ms`, { integer: true, min: 50, max: 120_000 });
   const cost = v.cost === undefined ? undefined : r.number(v.cost, `${path}/cost`);
   return {
     id: prior?.id ?? newId(r.ctx.now),
@@ -226,7 +286,8 @@ export function validateFlow(body: unknown, ctx: FlowValidationContext): Result<
   if (!isRecord(body)) return err([{ path: '', message: 'The flow must be a JSON object.' }]);
   const r = new Reader(ctx);
   const name = r.text(body.name, '/name', { required: true });
-  if (body.enabled !== undefined && typeof body.enabled !== 'boolean') r.problem('/enabled', '/enabled must be true or false.');
+  if (body.enabled !== undefined && typeof body.enabled !== 'boolean')
+    r.problem('/enabled', '/enabled must be true or false.');
   let firehose: FlowConfig['firehose'];
   if (body.firehose !== undefined && body.firehose !== null) {
     const normalized = normalizeFirehoseConfig(body.firehose);
@@ -235,11 +296,17 @@ export function validateFlow(body: unknown, ctx: FlowValidationContext): Result<
   }
   const sources = r.list(body.sources, '/sources').map((v, i) => {
     const entity = isRecord(v) && isId(v.entity_id) ? v.entity_id.toLowerCase() : undefined;
-    return source(r, v, `/sources/${i}`, ctx.current?.sources.find((s) => s.entity_id === entity));
+    return source(
+      r,
+      v,
+      `/sources/${i}`,
+      ctx.current?.sources.find((s) => s.entity_id === entity),
+    );
   });
   const seen = new Set<string>();
   sources.forEach((s, i) => {
-    if (s && s.entity_id && seen.has(s.entity_id)) r.problem(`/sources/${i}/entity_id`, 'A source entity may appear only once in a flow.');
+    if (s && s.entity_id && seen.has(s.entity_id))
+      r.problem(`/sources/${i}/entity_id`, 'A source entity may appear only once in a flow.');
     if (s) seen.add(s.entity_id);
   });
   const steps = r.list(body.steps, '/steps').map((v, i) => step(r, v, `/steps/${i}`, ctx.current?.steps ?? []));
@@ -248,7 +315,12 @@ export function validateFlow(body: unknown, ctx: FlowValidationContext): Result<
     enabled: body.enabled !== false,
     fields: fields(r, body.fields),
     ...optional('acceptance_criteria', r.ruleSet(body.acceptance_criteria, '/acceptance_criteria')),
-    ...optional('ping_limits', body.ping_limits === undefined ? undefined : pingLimits(r, body.ping_limits, '/ping_limits', ctx.current?.ping_limits)),
+    ...optional(
+      'ping_limits',
+      body.ping_limits === undefined
+        ? undefined
+        : pingLimits(r, body.ping_limits, '/ping_limits', ctx.current?.ping_limits),
+    ),
     ...optional('firehose', firehose),
     sources: sources.filter((s): s is FlowSource => s !== undefined),
     steps: steps.filter((s): s is FlowStep => s !== undefined),

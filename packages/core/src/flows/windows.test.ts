@@ -14,8 +14,14 @@ describe('limitWindow', () => {
     const w = limitWindow(Date.parse('2026-03-08T06:59:59.999Z'), 1, 'hours', 'America/New_York');
     expect(w).toEqual({ start: '2026-03-08T06:00:00.000Z', end: '2026-03-08T07:00:00.000Z' });
     // Clocks jump from 02:00 to 03:00 local at 07:00Z: the next hour window is 03:00 local.
-    expect(limitWindow(Date.parse('2026-03-08T07:00:00Z'), 1, 'hours', 'America/New_York')).toEqual({ start: '2026-03-08T07:00:00.000Z', end: '2026-03-08T08:00:00.000Z' });
-    expect(limitWindow(Date.parse('2026-03-08T12:00:00Z'), 1, 'days', 'America/New_York')).toEqual({ start: '2026-03-08T05:00:00.000Z', end: '2026-03-09T04:00:00.000Z' });
+    expect(limitWindow(Date.parse('2026-03-08T07:00:00Z'), 1, 'hours', 'America/New_York')).toEqual({
+      start: '2026-03-08T07:00:00.000Z',
+      end: '2026-03-08T08:00:00.000Z',
+    });
+    expect(limitWindow(Date.parse('2026-03-08T12:00:00Z'), 1, 'days', 'America/New_York')).toEqual({
+      start: '2026-03-08T05:00:00.000Z',
+      end: '2026-03-09T04:00:00.000Z',
+    });
   });
 
   // Windows are remembered per kind; the answer must not depend on what was asked before.
@@ -27,7 +33,9 @@ describe('limitWindow', () => {
         fc.integer({ min: 1, max: 7 }),
         fc.array(fc.integer({ min: FROM, max: TO }), { minLength: 2, maxLength: 30 }),
         (zone, units, duration, instants) => {
-          const inOrder = [...instants].sort((a, b) => a - b).map((now) => [now, limitWindow(now, duration, units, zone)] as const);
+          const inOrder = [...instants]
+            .sort((a, b) => a - b)
+            .map((now) => [now, limitWindow(now, duration, units, zone)] as const);
           const answers = new Map(inOrder.map(([now, w]) => [now, w]));
           for (const now of instants) {
             const w = limitWindow(now, duration, units, zone);
@@ -74,11 +82,20 @@ describe('#18.14 limitWindow whatever the process time zone', () => {
     (processZone) => {
       process.env.TZ = processZone;
       // Node applies a TZ set at run time to Date's local methods: the test really runs in that zone.
-      const januaryOffset = { 'America/New_York': 300, 'Europe/London': 0, 'Australia/Lord_Howe': -660, 'Asia/Kolkata': -330, UTC: 0 }[processZone];
+      const januaryOffset = {
+        'America/New_York': 300,
+        'Europe/London': 0,
+        'Australia/Lord_Howe': -660,
+        'Asia/Kolkata': -330,
+        UTC: 0,
+      }[processZone];
       expect(new Date('2024-01-15T12:00:00Z').getTimezoneOffset()).toBe(januaryOffset);
       for (const [zone, at, duration, units, start, end] of AROUND_CHANGES) {
         const now = Date.parse(at);
-        expect(limitWindow(now, duration, units, zone), `${duration} ${units} in ${zone} at ${at}`).toEqual({ start, end });
+        expect(limitWindow(now, duration, units, zone), `${duration} ${units} in ${zone} at ${at}`).toEqual({
+          start,
+          end,
+        });
       }
     },
   );

@@ -98,9 +98,14 @@ export function bodyFormat(request: HttpRequest): Result<BodyType, LeadrouteErro
     return err(errors.unsupportedMediaType(`Content-Type ${raw} cannot be parsed.`));
   }
   const { type } = parsed;
-  const format = (BODY_MEDIA_TYPES as Record<string, BodyFormat>)[type] ?? (type.endsWith('+json') ? 'json' : undefined);
+  const format =
+    (BODY_MEDIA_TYPES as Record<string, BodyFormat>)[type] ?? (type.endsWith('+json') ? 'json' : undefined);
   if (!format)
-    return err(errors.unsupportedMediaType(`Content-Type ${type} is not supported; use ${Object.keys(BODY_MEDIA_TYPES).join(', ')}.`));
+    return err(
+      errors.unsupportedMediaType(
+        `Content-Type ${type} is not supported; use ${Object.keys(BODY_MEDIA_TYPES).join(', ')}.`,
+      ),
+    );
   const label = parsed.parameters.charset;
   if (label === undefined) return ok({ format, charset: 'utf-8' });
   // TextDecoder knows every WHATWG encoding label; one it refuses is a charset nobody here can read.
@@ -116,7 +121,8 @@ export function bodyFormat(request: HttpRequest): Result<BodyType, LeadrouteErro
  * Percent-decodes to bytes (`+` as a space): the function querystring.parse itself decodes with, present in
  * every Node release but missing from @types/node. Bytes, not text, so the body's charset can decode them.
  */
-const unescapeBuffer = (querystring as unknown as { unescapeBuffer(s: string, decodeSpaces: boolean): Buffer }).unescapeBuffer;
+const unescapeBuffer = (querystring as unknown as { unescapeBuffer(s: string, decodeSpaces: boolean): Buffer })
+  .unescapeBuffer;
 
 const xmlParser = new XMLParser({
   ignoreAttributes: true,
@@ -133,7 +139,8 @@ class BodyError extends Error {}
 function parseXmlOrJson(text: string, format: 'json' | 'xml'): unknown {
   if (format === 'json') return JSON.parse(text);
   // Entity expansion is refused outright rather than configured away.
-  if (/<!(DOCTYPE|ENTITY)/i.test(text)) throw new BodyError('XML with a DOCTYPE or entity declarations is not accepted.');
+  if (/<!(DOCTYPE|ENTITY)/i.test(text))
+    throw new BodyError('XML with a DOCTYPE or entity declarations is not accepted.');
   const valid = XMLValidator.validate(text);
   if (valid !== true) throw new BodyError(`Invalid XML at line ${valid.err.line}: ${valid.err.msg}`);
   const doc: unknown = xmlParser.parse(text);
@@ -188,11 +195,16 @@ function sanitize(value: unknown, limits: BodyLimits): unknown {
 }
 
 /** A body another parser produced, sanitized and bounded as a body read here is; a 400 value names what failed. */
-export function sanitizeBody(value: unknown, limits: BodyLimits = DEFAULT_BODY_LIMITS): Result<unknown, LeadrouteError> {
+export function sanitizeBody(
+  value: unknown,
+  limits: BodyLimits = DEFAULT_BODY_LIMITS,
+): Result<unknown, LeadrouteError> {
   try {
     return ok(sanitize(value, limits));
   } catch (e) {
-    return err(errors.badRequest(e instanceof BodyError ? e.message : `The body cannot be read: ${(e as Error).message}`));
+    return err(
+      errors.badRequest(e instanceof BodyError ? e.message : `The body cannot be read: ${(e as Error).message}`),
+    );
   }
 }
 
@@ -210,12 +222,16 @@ export function parseBody(
   try {
     // Bytes the charset cannot hold are refused, not replaced: a form's raw bytes are checked here too.
     const text = new TextDecoder(charset, { fatal: true }).decode(bytes);
-    return ok(sanitize(format === 'form' ? parseFormBody(bytes, charset, limits) : parseXmlOrJson(text, format), limits));
+    return ok(
+      sanitize(format === 'form' ? parseFormBody(bytes, charset, limits) : parseXmlOrJson(text, format), limits),
+    );
   } catch (e) {
     const reason =
-      e instanceof BodyError ? e.message
-      : e instanceof TypeError ? `The body is not valid ${charset}.`
-      : `The body is not valid ${format.toUpperCase()}: ${(e as Error).message}`;
+      e instanceof BodyError
+        ? e.message
+        : e instanceof TypeError
+          ? `The body is not valid ${charset}.`
+          : `The body is not valid ${format.toUpperCase()}: ${(e as Error).message}`;
     return err(errors.badRequest(reason));
   }
 }

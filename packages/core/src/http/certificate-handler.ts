@@ -38,6 +38,9 @@ export function certificateRoutes(service: LeadService): Route[] {
  * authentication: 401 without a valid key, 400 for a malformed certificate ID or
  * ping token, 404 for an unknown or expired certificate.
  */
-export function createCertificateHandler(service: LeadService, options: CertificateHandlerOptions = {}): LeadrouteHttpHandler {
+export function createCertificateHandler(
+  service: LeadService,
+  options: CertificateHandlerOptions = {},
+): LeadrouteHttpHandler {
   return createHttpHandler(service, { ...options, routes: certificateRoutes(service), builtInRoutes: false });
 }

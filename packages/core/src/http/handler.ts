@@ -6,7 +6,17 @@ import type { OperatorPrincipal } from '../operators';
 import { errors, type LeadrouteError } from '../errors';
 import type { LeadService } from '../service';
 import { AUTHENTICATE_CHALLENGE, presentedKey } from './auth';
-import { bodyFormat, type BodyLimits, DEFAULT_BODY_LIMITS, declaredTooLarge, hasBody, parseBody, parseQuery, readBody, sanitizeBody } from './body';
+import {
+  bodyFormat,
+  type BodyLimits,
+  DEFAULT_BODY_LIMITS,
+  declaredTooLarge,
+  hasBody,
+  parseBody,
+  parseQuery,
+  readBody,
+  sanitizeBody,
+} from './body';
 import { header } from './headers';
 import { openApiDocument } from './openapi';
 import { entityTag } from './preconditions';
@@ -58,7 +68,8 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const NEVER_ABORTED = new AbortController().signal;
 
 /** Whether a body a host's parser handed on is still text or bytes (express.text() or raw()), not a parsed value. */
-const isRaw = (value: unknown): value is string | Uint8Array => typeof value === 'string' || value instanceof Uint8Array;
+const isRaw = (value: unknown): value is string | Uint8Array =>
+  typeof value === 'string' || value instanceof Uint8Array;
 
 /** The request's path and query, or undefined when they cannot be parsed (one parse, not a check and a parse). */
 function parseUrl(url: string): URL | undefined {
@@ -82,7 +93,8 @@ function errorResponse(error: LeadrouteError): HttpResponse {
   if (error.type === 'Unauthorized') extra['www-authenticate'] = AUTHENTICATE_CHALLENGE;
   if (error.type === 'MethodNotAllowed') extra.allow = error.allow.join(', ');
   // A stale write learns the version to read again, as the header a retry's If-Match copies.
-  if ((error.type === 'Conflict' || error.type === 'PreconditionFailed') && error.current_version !== undefined) extra.etag = entityTag(error.current_version);
+  if ((error.type === 'Conflict' || error.type === 'PreconditionFailed') && error.current_version !== undefined)
+    extra.etag = entityTag(error.current_version);
   if (error.type === 'TooManyRequests') extra['retry-after'] = String(error.retryAfter);
   // A refused body may still be arriving: close the connection rather than read it.
   if (error.type === 'PayloadTooLarge') extra.connection = 'close';
@@ -93,8 +105,14 @@ function errorResponse(error: LeadrouteError): HttpResponse {
 
 function replyResponse(reply: Reply): HttpResponse {
   const headers = { ...reply.headers };
-  if ('json' in reply) return { status: reply.status, headers: { 'content-type': `${JSON_TYPE}; charset=utf-8`, ...headers }, body: JSON.stringify(reply.json) };
-  if ('text' in reply) return { status: reply.status, headers: { 'content-type': reply.contentType, ...headers }, body: reply.text };
+  if ('json' in reply)
+    return {
+      status: reply.status,
+      headers: { 'content-type': `${JSON_TYPE}; charset=utf-8`, ...headers },
+      body: JSON.stringify(reply.json),
+    };
+  if ('text' in reply)
+    return { status: reply.status, headers: { 'content-type': reply.contentType, ...headers }, body: reply.text };
   return { status: reply.status, headers };
 }
 
@@ -116,7 +134,8 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
   };
   const match = createRouter([...routes, openapi]);
   const { logger, clock } = service;
-  const throttle = options.throttle === false ? undefined : createThrottle({ ...DEFAULT_THROTTLE, ...options.throttle });
+  const throttle =
+    options.throttle === false ? undefined : createThrottle({ ...DEFAULT_THROTTLE, ...options.throttle });
 
   const apiKeys = options.apiKeys !== false;
   const byKey = async (request: HttpRequest): Promise<Result<Principal, LeadrouteError>> => {
@@ -124,7 +143,10 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     if (key === undefined) return err(errors.unauthorized());
     return service.accounts.authenticate(key);
   };
-  const authenticate = async (request: HttpRequest, route: Route): Promise<Result<Principal | OperatorPrincipal | undefined, LeadrouteError>> => {
+  const authenticate = async (
+    request: HttpRequest,
+    route: Route,
+  ): Promise<Result<Principal | OperatorPrincipal | undefined, LeadrouteError>> => {
     if (route.auth === 'none') return ok(undefined);
     const hosts = request.hostPrincipal ? await request.hostPrincipal() : undefined;
     const principal = hosts ? ok(hosts) : await byKey(request);
@@ -145,10 +167,14 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     const parsed = request.parsedBody?.value;
     // A value the host's JSON or form parser made: bounded and sanitized as a body parsed here.
     if (request.parsedBody && !isRaw(parsed))
-      return declaredTooLarge(request, limits.bytes) ? err(errors.payloadTooLarge(limits.bytes)) : sanitizeBody(parsed, limits);
+      return declaredTooLarge(request, limits.bytes)
+        ? err(errors.payloadTooLarge(limits.bytes))
+        : sanitizeBody(parsed, limits);
     // Text or bytes a host's text or raw parser read are read as the stream would be (a string is already decoded).
     const bytes = await readBody(isRaw(parsed) ? { ...request, body: parsed } : request, limits.bytes);
-    return bytes.andThen((b) => parseBody(b, format.value.format, limits, typeof parsed === 'string' ? 'utf-8' : format.value.charset));
+    return bytes.andThen((b) =>
+      parseBody(b, format.value.format, limits, typeof parsed === 'string' ? 'utf-8' : format.value.charset),
+    );
   };
 
   const dispatch = async (request: HttpRequest, requestId: string): Promise<Result<Reply, LeadrouteError>> => {
@@ -159,7 +185,9 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     if (found.kind === 'bad-path') return err(errors.badRequest('The request path is not valid percent-encoding.'));
     if (found.kind === 'none') return err(errors.notFound(`No endpoint ${url.pathname}`));
     if (found.kind === 'wrong-method')
-      return method === 'OPTIONS' ? ok({ status: 204, empty: true, headers: { allow: found.allow.join(', ') } }) : err(errors.methodNotAllowed(found.allow));
+      return method === 'OPTIONS'
+        ? ok({ status: 204, empty: true, headers: { allow: found.allow.join(', ') } })
+        : err(errors.methodNotAllowed(found.allow));
     const { route, params } = found;
     if (route.auth !== 'none' || !throttle) return dispatchRoute(request, requestId, url, route, params);
     // Without an address (a host calling the handler directly) every such request shares one allowance.
@@ -167,14 +195,30 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     const wait = throttle.wait(address, clock.now());
     if (wait > 0) return err(errors.tooManyRequests(wait));
     const result = await dispatchRoute(request, requestId, url, route, params);
-    if (FAILED_LOOKUP.has(result.isOk() ? result.value.status : statusOf(result.error))) throttle.fail(address, clock.now());
+    if (FAILED_LOOKUP.has(result.isOk() ? result.value.status : statusOf(result.error)))
+      throttle.fail(address, clock.now());
     return result;
   };
 
   type Dispatched = Promise<Result<Reply, LeadrouteError>>;
-  const dispatchRoute = async (request: HttpRequest, requestId: string, url: URL, route: Route, params: Record<string, string>): Dispatched => {
-    const fail = (error: LeadrouteError, phase: 'request' | 'handle', mediaType?: string): Result<Reply, LeadrouteError> => {
-      const mapped = route.mapError?.(error, { request, params, phase, ...(mediaType === undefined ? {} : { mediaType }) });
+  const dispatchRoute = async (
+    request: HttpRequest,
+    requestId: string,
+    url: URL,
+    route: Route,
+    params: Record<string, string>,
+  ): Dispatched => {
+    const fail = (
+      error: LeadrouteError,
+      phase: 'request' | 'handle',
+      mediaType?: string,
+    ): Result<Reply, LeadrouteError> => {
+      const mapped = route.mapError?.(error, {
+        request,
+        params,
+        phase,
+        ...(mediaType === undefined ? {} : { mediaType }),
+      });
       return mapped ? ok(mapped) : err(error);
     };
 
@@ -186,7 +230,8 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     const produces = route.produces ?? [JSON_TYPE];
     const accept = header(request, 'accept');
     const mediaType = accept ? new Negotiator({ headers: { accept } }).mediaType([...produces]) : produces[0];
-    if (mediaType === undefined) return fail(errors.notAcceptable(`This endpoint answers with ${produces.join(', ')}.`), 'request');
+    if (mediaType === undefined)
+      return fail(errors.notAcceptable(`This endpoint answers with ${produces.join(', ')}.`), 'request');
 
     const body = route.readsBody ? await readRequestBody(request) : ok(undefined);
     if (body.isErr()) return fail(body.error, 'request', mediaType);
@@ -210,10 +255,16 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     try {
       const result = await dispatch(request, requestId);
       response = result.match(replyResponse, errorResponse);
-      if (result.isErr() && (result.error.type === 'StorageFailure' || result.error.type === 'StorageUnavailable' || result.error.type === 'UpstreamFailure'))
+      if (
+        result.isErr() &&
+        (result.error.type === 'StorageFailure' ||
+          result.error.type === 'StorageUnavailable' ||
+          result.error.type === 'UpstreamFailure')
+      )
         logger.error({ requestId, err: result.error.cause, type: result.error.type }, result.error.message);
       // A client that hung up is routine, not a server fault.
-      if (result.isErr() && result.error.type === 'Aborted') logger.debug({ requestId, err: result.error.cause }, result.error.message);
+      if (result.isErr() && result.error.type === 'Aborted')
+        logger.debug({ requestId, err: result.error.cause }, result.error.message);
     } catch (e) {
       logger.error({ requestId, err: e }, 'unhandled error in route');
       response = problemResponse(internalProblem());
@@ -221,7 +272,13 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     if (request.method.toUpperCase() === 'HEAD') response = { status: response.status, headers: response.headers };
     response = { ...response, headers: { ...response.headers, 'x-request-id': requestId } };
     logger.info(
-      { requestId, method: request.method, path: request.url.split('?')[0], status: response.status, ms: Math.round(performance.now() - started) },
+      {
+        requestId,
+        method: request.method,
+        path: request.url.split('?')[0],
+        status: response.status,
+        ms: Math.round(performance.now() - started),
+      },
       'request',
     );
     return response;

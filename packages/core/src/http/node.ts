@@ -36,7 +36,11 @@ export function tooDeepResponse(maxPipelined: number): HttpResponse {
     detail: `More than ${maxPipelined} requests are waiting for answers on this connection; read the answers, or open another connection.`,
     code: 'TooManyPipelined',
   };
-  const headers = { 'content-type': 'application/problem+json; charset=utf-8', connection: 'close', 'retry-after': '1' };
+  const headers = {
+    'content-type': 'application/problem+json; charset=utf-8',
+    connection: 'close',
+    'retry-after': '1',
+  };
   return { status: 503, headers, body: JSON.stringify(problem) };
 }
 
@@ -111,7 +115,12 @@ export function answersEarly(req: IncomingMessage, response: HttpResponse): bool
  * is complete, then reads and discards the rest of the body, within bounds, before ending the response
  * and with it the connection.
  */
-export function writeEarlyAnswer(req: IncomingMessage, res: ServerResponse, response: HttpResponse, options: NodeConnectionOptions = {}): void {
+export function writeEarlyAnswer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  response: HttpResponse,
+  options: NodeConnectionOptions = {},
+): void {
   const { drainBytes, drainMs } = { ...DEFAULTS, ...options };
   const body = response.body === undefined ? Buffer.alloc(0) : Buffer.from(response.body);
   res.writeHead(response.status, { ...response.headers, 'content-length': String(body.byteLength) });

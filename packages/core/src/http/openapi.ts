@@ -6,18 +6,35 @@ import type { Route } from './types';
 export type OpenApiDocument = { readonly openapi: '3.1.0'; readonly [key: string]: unknown };
 
 const BODY_TYPES = ['application/json', 'application/xml', 'text/xml', 'application/x-www-form-urlencoded'];
-const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: schemaRef('Problem') } } });
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: schemaRef('Problem') } },
+});
 
 /** Statuses every route of a kind answers, from what the route table says of it. */
 function derivedErrors(route: Route): Record<number, string> {
-  const errors: Record<number, string> = { 404: 'Unknown resource, or one of another account.', 500: 'Internal error.', 503: 'Storage unavailable.' };
-  if (route.auth === 'key') errors[401] = route.leadData ? 'Missing or invalid API key, or a free account (no access to leads).' : 'Missing or invalid API key.';
-  if (route.auth === 'key-or-staff') errors[401] = 'Missing or invalid API key (an account\'s, or an operator staff member\'s).';
-  if (route.auth === 'none') errors[429] = 'Too many failed look-ups (401, 404, 422) from this client address; retry after Retry-After seconds.';
+  const errors: Record<number, string> = {
+    404: 'Unknown resource, or one of another account.',
+    500: 'Internal error.',
+    503: 'Storage unavailable.',
+  };
+  if (route.auth === 'key')
+    errors[401] = route.leadData
+      ? 'Missing or invalid API key, or a free account (no access to leads).'
+      : 'Missing or invalid API key.';
+  if (route.auth === 'key-or-staff')
+    errors[401] = "Missing or invalid API key (an account's, or an operator staff member's).";
+  if (route.auth === 'none')
+    errors[429] = 'Too many failed look-ups (401, 404, 422) from this client address; retry after Retry-After seconds.';
   if (route.path.includes(':') || route.doc?.query) errors[400] = 'Invalid parameters.';
   if (route.produces && route.produces.length > 0) errors[406] = `Accept names none of ${route.produces.join(', ')}.`;
   if (route.readsBody) {
-    Object.assign(errors, { 400: 'The body cannot be parsed as its Content-Type.', 413: 'Body larger than 10 MB.', 415: 'Body without Content-Type, or an unsupported one.', 422: 'The body is not valid.' });
+    Object.assign(errors, {
+      400: 'The body cannot be parsed as its Content-Type.',
+      413: 'Body larger than 10 MB.',
+      415: 'Body without Content-Type, or an unsupported one.',
+      422: 'The body is not valid.',
+    });
   }
   return { ...errors, ...route.doc?.errors };
 }
@@ -29,12 +46,21 @@ function operation(route: Route): Record<string, unknown> {
     required: true,
     schema: name === 'recipient_name' || name === 'key' || name === 'cert_id' ? { type: 'string' } : ID_SCHEMA,
   }));
-  const query = (route.doc?.query ?? []).map((q) => ({ name: q.name, in: 'query', required: q.required ?? false, description: q.description, schema: q.schema }));
+  const query = (route.doc?.query ?? []).map((q) => ({
+    name: q.name,
+    in: 'query',
+    required: q.required ?? false,
+    description: q.description,
+    schema: q.schema,
+  }));
   const produces = route.produces ?? ['application/json'];
   const status = route.doc?.status ?? (route.method === 'POST' ? 201 : 200);
   const responseSchema = route.doc?.response ?? {};
   const responses: Record<string, unknown> = {
-    [status]: { description: 'Success.', content: Object.fromEntries(produces.map((type) => [type, { schema: responseSchema }])) },
+    [status]: {
+      description: 'Success.',
+      content: Object.fromEntries(produces.map((type) => [type, { schema: responseSchema }])),
+    },
   };
   for (const [code, description] of Object.entries(derivedErrors(route))) responses[code] = problem(description);
   return {
@@ -43,7 +69,14 @@ function operation(route: Route): Record<string, unknown> {
     ...(route.auth === 'none' ? { security: [] } : { security: [{ basic: [] }, { bearer: [] }] }),
     ...(params.length + query.length > 0 ? { parameters: [...params, ...query] } : {}),
     ...(route.readsBody
-      ? { requestBody: { required: false, content: Object.fromEntries(BODY_TYPES.map((type) => [type, { schema: route.doc?.body ?? { type: 'object' } }])) } }
+      ? {
+          requestBody: {
+            required: false,
+            content: Object.fromEntries(
+              BODY_TYPES.map((type) => [type, { schema: route.doc?.body ?? { type: 'object' } }]),
+            ),
+          },
+        }
       : {}),
     responses,
   };
@@ -53,7 +86,10 @@ function operation(route: Route): Record<string, unknown> {
  * The OpenAPI 3.1 document of a route table: generated, never written by hand, so
  * it cannot drift from what the handler serves.
  */
-export function openApiDocument(routes: readonly Route[], options: { title?: string; serverUrl?: string } = {}): OpenApiDocument {
+export function openApiDocument(
+  routes: readonly Route[],
+  options: { title?: string; serverUrl?: string } = {},
+): OpenApiDocument {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
@@ -64,7 +100,8 @@ export function openApiDocument(routes: readonly Route[], options: { title?: str
     info: {
       title: options.title ?? 'Leadroute API',
       version: HANDLER_VERSION,
-      description: 'Lead routing: flows, events, feedback, exports, statistics, search, alerts, entities, firehose and certificates.',
+      description:
+        'Lead routing: flows, events, feedback, exports, statistics, search, alerts, entities, firehose and certificates.',
     },
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
     components: {

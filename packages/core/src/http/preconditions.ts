@@ -18,6 +18,7 @@ export function writeConditions(request: Pick<HttpRequest, 'headers'>): FlowWrit
   if (value === undefined) return {};
   if (value.trim() === '*') return { ifMatch: 'any' };
   const versions: number[] = [];
-  for (const [, weak, tag] of value.matchAll(ENTITY_TAG)) if (!weak && tag !== undefined && /^[1-9]\d{0,14}$/.test(tag)) versions.push(Number(tag));
+  for (const [, weak, tag] of value.matchAll(ENTITY_TAG))
+    if (!weak && tag !== undefined && /^[1-9]\d{0,14}$/.test(tag)) versions.push(Number(tag));
   return { ifMatch: versions };
 }

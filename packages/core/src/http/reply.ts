@@ -16,5 +16,9 @@ export const negotiated =
   (mediaType: string, status: number, root: string) =>
   (value: unknown): Reply =>
     mediaType.endsWith('xml')
-      ? { status, text: `<?xml version="1.0" encoding="UTF-8"?>${xmlBuilder.build({ [root]: value }) as string}`, contentType: `${mediaType}; charset=utf-8` }
+      ? {
+          status,
+          text: `<?xml version="1.0" encoding="UTF-8"?>${xmlBuilder.build({ [root]: value }) as string}`,
+          contentType: `${mediaType}; charset=utf-8`,
+        }
       : { status, json: value };

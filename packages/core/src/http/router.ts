@@ -20,7 +20,9 @@ export function createRouter(routes: readonly Route[]): (method: string, pathnam
   const compiled: CompiledRoute[] = routes
     .map((route) => ({ route, segments: split(route.path) }))
     // Literal segments first, so /events/stats is tried before /events/:id.
-    .sort((a, b) => a.segments.filter((s) => s.startsWith(':')).length - b.segments.filter((s) => s.startsWith(':')).length);
+    .sort(
+      (a, b) => a.segments.filter((s) => s.startsWith(':')).length - b.segments.filter((s) => s.startsWith(':')).length,
+    );
 
   return (method, pathname) => {
     const parts = split(pathname);
@@ -41,7 +43,8 @@ export function createRouter(routes: readonly Route[]): (method: string, pathnam
         } else if (segment !== part) matched = false;
       }
       if (!matched) continue;
-      if (route.method === method || (method === 'HEAD' && route.method === 'GET')) return { kind: 'found', route, params };
+      if (route.method === method || (method === 'HEAD' && route.method === 'GET'))
+        return { kind: 'found', route, params };
       allow.add(route.method);
     }
     if (allow.size === 0) return { kind: 'none' };

@@ -19,8 +19,18 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       status: { type: 'integer' },
       detail: { type: 'string' },
       code: { type: 'string', description: 'Stable error kind, e.g. NotFound, Validation.' },
-      errors: { type: 'array', items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } } },
-      current_version: { type: 'integer', description: 'On 409 or 412 for a stale write of a versioned resource (a flow): its current version.' },
+      errors: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['path', 'message'],
+          properties: { path: { type: 'string' }, message: { type: 'string' } },
+        },
+      },
+      current_version: {
+        type: 'integer',
+        description: 'On 409 or 412 for a stale write of a versioned resource (a flow): its current version.',
+      },
     },
   },
   Rule: {
@@ -30,14 +40,26 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       id: ruleId,
       lhv: { type: 'string' },
       op: { type: 'string' },
-      rhv: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: { type: ['string', 'number', 'boolean'] } }] },
+      rhv: {
+        oneOf: [
+          { type: 'string' },
+          { type: 'number' },
+          { type: 'boolean' },
+          { type: 'array', items: { type: ['string', 'number', 'boolean'] } },
+        ],
+      },
       rule_set: ref('RuleSet'),
     },
   },
   RuleSet: {
     type: 'object',
     required: ['op', 'rules'],
-    properties: { id: ruleId, op: { enum: ['and', 'or'] }, reason: { type: 'string' }, rules: { type: 'array', minItems: 1, items: { oneOf: [ref('Rule'), ref('RuleSet')] } } },
+    properties: {
+      id: ruleId,
+      op: { enum: ['and', 'or'] },
+      reason: { type: 'string' },
+      rules: { type: 'array', minItems: 1, items: { oneOf: [ref('Rule'), ref('RuleSet')] } },
+    },
   },
   EntityInput: {
     type: 'object',
@@ -49,7 +71,10 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       field_suffix: nullable({ type: 'string', pattern: '^[a-z0-9_]{1,32}$' }),
       flow_ids: { type: 'array', items: id },
       logo_url: nullable({ type: 'string', format: 'uri' }),
-      module_ids: { type: 'array', items: { type: 'string', pattern: '^platform-[A-Za-z0-9_-]+\\.(inbound|outbound)\\.[A-Za-z0-9_-]+$' } },
+      module_ids: {
+        type: 'array',
+        items: { type: 'string', pattern: '^platform-[A-Za-z0-9_-]+\\.(inbound|outbound)\\.[A-Za-z0-9_-]+$' },
+      },
       source: { enum: ['seller', 'form', 'other', null] },
       recipient: { enum: ['buyer', 'crm', 'analytics', 'enhancement', 'esp', 'other', null] },
       time_zone: nullable({ type: 'string' }),
@@ -83,7 +108,14 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   EntityAlias: {
     type: 'object',
     required: ['id', 'entity_id', 'entity_alias', 'account_id', 'created_at', 'updated_at'],
-    properties: { id, entity_id: id, entity_alias: { type: 'string' }, account_id: id, created_at: dateTime, updated_at: dateTime },
+    properties: {
+      id,
+      entity_id: id,
+      entity_alias: { type: 'string' },
+      account_id: id,
+      created_at: dateTime,
+      updated_at: dateTime,
+    },
   },
   FlowInput: {
     type: 'object',
@@ -91,7 +123,14 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     properties: {
       name: { type: 'string' },
       enabled: { type: 'boolean' },
-      fields: { type: 'array', items: { type: 'object', required: ['id', 'type'], properties: { id: { type: 'string' }, type: { type: 'string' } } } },
+      fields: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['id', 'type'],
+          properties: { id: { type: 'string' }, type: { type: 'string' } },
+        },
+      },
       acceptance_criteria: ref('RuleSet'),
       ping_limits: { type: 'array', items: { type: 'object' } },
       firehose: { type: 'object' },
@@ -105,10 +144,19 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
             acceptance_criteria: ref('RuleSet'),
             require_posting_secret: {
               type: 'boolean',
-              description: 'Submits and pings must carry the posting secret (X-Posting-Secret or HTTP Basic password). Left out of a PUT: unchanged.',
+              description:
+                'Submits and pings must carry the posting secret (X-Posting-Secret or HTTP Basic password). Left out of a PUT: unchanged.',
             },
-            rotate_posting_secret: { type: 'boolean', writeOnly: true, description: 'Replace the posting secret with a new one.' },
-            posting_secret: { type: 'string', readOnly: true, description: 'Only in the answer that generated it; never shown again.' },
+            rotate_posting_secret: {
+              type: 'boolean',
+              writeOnly: true,
+              description: 'Replace the posting secret with a new one.',
+            },
+            posting_secret: {
+              type: 'string',
+              readOnly: true,
+              description: 'Only in the answer that generated it; never shown again.',
+            },
           },
         },
       },
@@ -117,16 +165,37 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         items: {
           type: 'object',
           required: ['type', 'entity_id'],
-          properties: { id: { type: 'string' }, type: { enum: ['recipient', 'filter'] }, entity_id: id, module_id: { type: 'string' }, config: { type: 'object' }, rule_set: ref('RuleSet') },
+          properties: {
+            id: { type: 'string' },
+            type: { enum: ['recipient', 'filter'] },
+            entity_id: id,
+            module_id: { type: 'string' },
+            config: { type: 'object' },
+            rule_set: ref('RuleSet'),
+          },
         },
       },
     },
   },
-  Flow: { allOf: [ref('FlowInput'), { type: 'object', required: ['id', 'version'], properties: { id, version: { type: 'integer' }, created_at: dateTime, updated_at: dateTime } }] },
+  Flow: {
+    allOf: [
+      ref('FlowInput'),
+      {
+        type: 'object',
+        required: ['id', 'version'],
+        properties: { id, version: { type: 'integer' }, created_at: dateTime, updated_at: dateTime },
+      },
+    ],
+  },
   IntakeResult: {
     type: 'object',
     required: ['outcome', 'lead', 'price'],
-    properties: { outcome: { enum: ['success', 'failure', 'error'] }, reason: { type: 'string' }, lead: { type: 'object', properties: { id } }, price: { type: 'number' } },
+    properties: {
+      outcome: { enum: ['success', 'failure', 'error'] },
+      reason: { type: 'string' },
+      lead: { type: 'object', properties: { id } },
+      price: { type: 'number' },
+    },
   },
   Event: {
     type: 'object',

@@ -3,25 +3,27 @@ import type { LeadrouteError } from '../errors';
 
 /** The one mapping from error to HTTP status. Exhaustive: a new error type must be added here. */
 export function statusOf(error: LeadrouteError): number {
-  return match(error)
-    .with({ type: 'BadRequest' }, () => 400)
-    .with({ type: 'Unauthorized' }, () => 401)
-    .with({ type: 'Forbidden' }, () => 403)
-    .with({ type: 'NotFound' }, () => 404)
-    .with({ type: 'MethodNotAllowed' }, () => 405)
-    .with({ type: 'NotAcceptable' }, () => 406)
-    .with({ type: 'Conflict' }, () => 409)
-    .with({ type: 'PreconditionFailed' }, () => 412)
-    .with({ type: 'PayloadTooLarge' }, () => 413)
-    .with({ type: 'UnsupportedMediaType' }, () => 415)
-    .with({ type: 'Validation' }, () => 422)
-    .with({ type: 'TooManyRequests' }, () => 429)
-    .with({ type: 'UpstreamFailure' }, () => 502)
-    .with({ type: 'StorageFailure' }, () => 503)
-    .with({ type: 'StorageUnavailable' }, () => 503)
-    // nginx's code for a client that closed the connection: it only reaches logs, never a client.
-    .with({ type: 'Aborted' }, () => 499)
-    .exhaustive();
+  return (
+    match(error)
+      .with({ type: 'BadRequest' }, () => 400)
+      .with({ type: 'Unauthorized' }, () => 401)
+      .with({ type: 'Forbidden' }, () => 403)
+      .with({ type: 'NotFound' }, () => 404)
+      .with({ type: 'MethodNotAllowed' }, () => 405)
+      .with({ type: 'NotAcceptable' }, () => 406)
+      .with({ type: 'Conflict' }, () => 409)
+      .with({ type: 'PreconditionFailed' }, () => 412)
+      .with({ type: 'PayloadTooLarge' }, () => 413)
+      .with({ type: 'UnsupportedMediaType' }, () => 415)
+      .with({ type: 'Validation' }, () => 422)
+      .with({ type: 'TooManyRequests' }, () => 429)
+      .with({ type: 'UpstreamFailure' }, () => 502)
+      .with({ type: 'StorageFailure' }, () => 503)
+      .with({ type: 'StorageUnavailable' }, () => 503)
+      // nginx's code for a client that closed the connection: it only reaches logs, never a client.
+      .with({ type: 'Aborted' }, () => 499)
+      .exhaustive()
+  );
 }
 
 const TITLES: Record<number, string> = {
@@ -59,12 +61,26 @@ export interface Problem {
 export function problemOf(error: LeadrouteError): Problem {
   const status = statusOf(error);
   // Storage and upstream causes stay in the logs; the caller learns only what failed.
-  const base = { type: 'about:blank' as const, title: TITLES[status] ?? 'Error', status, detail: error.message, code: error.type };
+  const base = {
+    type: 'about:blank' as const,
+    title: TITLES[status] ?? 'Error',
+    status,
+    detail: error.message,
+    code: error.type,
+  };
   const withIssues = 'issues' in error && error.issues ? { ...base, errors: error.issues } : base;
-  return 'current_version' in error && error.current_version !== undefined ? { ...withIssues, current_version: error.current_version } : withIssues;
+  return 'current_version' in error && error.current_version !== undefined
+    ? { ...withIssues, current_version: error.current_version }
+    : withIssues;
 }
 
 /** Problem for an exception nobody turned into a value: a bug, reported without its internals. */
 export function internalProblem(): Problem {
-  return { type: 'about:blank', title: TITLES[500] as string, status: 500, detail: 'Internal error.', code: 'Internal' };
+  return {
+    type: 'about:blank',
+    title: TITLES[500] as string,
+    status: 500,
+    detail: 'Internal error.',
+    code: 'Internal',
+  };
 }

@@ -85,6 +85,7 @@ export function clientKey(address: string): string {
   const [head = '', tail] = canonical.split('::');
   const front = head === '' ? [] : head.split(':');
   const back = tail === undefined || tail === '' ? [] : tail.split(':');
-  const groups = tail === undefined ? front : [...front, ...Array<string>(8 - front.length - back.length).fill('0'), ...back];
+  const groups =
+    tail === undefined ? front : [...front, ...Array<string>(8 - front.length - back.length).fill('0'), ...back];
   return `${groups.slice(0, 4).join(':')}::/64`;
 }

@@ -49,7 +49,12 @@ export type HttpHandler = (request: HttpRequest) => Promise<HttpResponse>;
 /** What a route answers: a JSON value by default, or bytes of a given type. */
 export type Reply =
   | { readonly status: number; readonly json: unknown; readonly headers?: Record<string, string> }
-  | { readonly status: number; readonly text: string | Uint8Array; readonly contentType: string; readonly headers?: Record<string, string> }
+  | {
+      readonly status: number;
+      readonly text: string | Uint8Array;
+      readonly contentType: string;
+      readonly headers?: Record<string, string>;
+    }
   | { readonly status: number; readonly empty: true; readonly headers?: Record<string, string> };
 
 /** What a route sees of the request. */

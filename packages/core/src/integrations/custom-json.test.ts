@@ -30,7 +30,13 @@ afterAll(() => {
 
 const EVENT = '6543210fedcba9876543210f';
 const deliver = (config: Record<string, unknown> = {}, lead: Record<string, unknown> = { first_name: 'Ada' }) => {
-  const request: DeliveryRequest = { lead, config: { url, ...config }, lead_id: 'a'.repeat(24), event_id: EVENT, signal: new AbortController().signal };
+  const request: DeliveryRequest = {
+    lead,
+    config: { url, ...config },
+    lead_id: 'a'.repeat(24),
+    event_id: EVENT,
+    signal: new AbortController().signal,
+  };
   return customJsonModule().deliver(request);
 };
 const answering = (status: number, body: unknown) => {
@@ -46,7 +52,7 @@ describe('the JSON delivery sends the delivery event ID (#19.1)', () => {
     expect(JSON.parse(last?.body ?? '')).toEqual({ first_name: 'Ada', event_id: EVENT });
   });
 
-  it('#19.1 under a field name of the step\'s choosing, or only in the header with event_id_field: false', async () => {
+  it("#19.1 under a field name of the step's choosing, or only in the header with event_id_field: false", async () => {
     answering(200, {});
     await deliver({ event_id_field: 'leadroute_id' });
     expect(JSON.parse(received.at(-1)?.body ?? '')).toEqual({ first_name: 'Ada', leadroute_id: EVENT });
@@ -69,18 +75,48 @@ describe('the JSON delivery sends the delivery event ID (#19.1)', () => {
 
 describe('the JSON delivery reads an answer without configured paths (#19.2)', () => {
   it.each([
-    ['a failure with its reason, reference and price', 200, { outcome: 'failure', reason: 'duplicate', reference: 'CRM-1', price: 12 }, { outcome: 'failure', reason: 'duplicate', reference: 'CRM-1', price: 12 }],
-    ['a success with a price as text and a reference', 200, { outcome: 'Success', price: '7.50', reference: 'R-9' }, { outcome: 'success', price: 7.5, reference: 'R-9' }],
-    ['an error it reports itself', 200, { outcome: 'error', reason: 'queue full' }, { outcome: 'error', reason: 'queue full' }],
+    [
+      'a failure with its reason, reference and price',
+      200,
+      { outcome: 'failure', reason: 'duplicate', reference: 'CRM-1', price: 12 },
+      { outcome: 'failure', reason: 'duplicate', reference: 'CRM-1', price: 12 },
+    ],
+    [
+      'a success with a price as text and a reference',
+      200,
+      { outcome: 'Success', price: '7.50', reference: 'R-9' },
+      { outcome: 'success', price: 7.5, reference: 'R-9' },
+    ],
+    [
+      'an error it reports itself',
+      200,
+      { outcome: 'error', reason: 'queue full' },
+      { outcome: 'error', reason: 'queue full' },
+    ],
     ['a 2xx without an outcome: success', 200, { id: 5 }, { outcome: 'success' }],
     ['a 2xx that is not JSON: success', 200, 'OK', { outcome: 'success' }],
-    ['a 4xx: failure, with the reason it gives', 422, { reason: 'bad phone' }, { outcome: 'failure', reason: 'bad phone' }],
-    ['a 4xx that claims success is still a failure', 400, { outcome: 'success' }, { outcome: 'failure', reason: 'The recipient answered 400 Bad Request' }],
+    [
+      'a 4xx: failure, with the reason it gives',
+      422,
+      { reason: 'bad phone' },
+      { outcome: 'failure', reason: 'bad phone' },
+    ],
+    [
+      'a 4xx that claims success is still a failure',
+      400,
+      { outcome: 'success' },
+      { outcome: 'failure', reason: 'The recipient answered 400 Bad Request' },
+    ],
     ['a 5xx: error', 503, 'down', { outcome: 'error', reason: 'The recipient answered 503 Service Unavailable' }],
   ])('#19.2 %s', async (_name, status, body, expected) => {
     answering(status, body);
     const result = await deliver();
-    expect({ outcome: result.outcome, reason: result.reason, price: result.price, reference: result.reference }).toEqual({
+    expect({
+      outcome: result.outcome,
+      reason: result.reason,
+      price: result.price,
+      reference: result.reference,
+    }).toEqual({
       reason: undefined,
       price: undefined,
       reference: undefined,
@@ -90,7 +126,12 @@ describe('the JSON delivery reads an answer without configured paths (#19.2)', (
 
   it('#19.2 configured paths still win over the defaults', async () => {
     answering(200, { result: 'accepted', why: 'ok', cost: 3, id: 'X', outcome: 'failure' });
-    const result = await deliver({ outcome_path: 'result', success_value: 'accepted', price_path: 'cost', reference_path: 'id' });
+    const result = await deliver({
+      outcome_path: 'result',
+      success_value: 'accepted',
+      price_path: 'cost',
+      reference_path: 'id',
+    });
     expect(result).toMatchObject({ outcome: 'success', price: 3, reference: 'X' });
   });
 });

@@ -1,5 +1,11 @@
 import type { Issue } from '../errors';
-import type { DeliveryRequest, DeliveryResult, OutboundModule, RecordedRequest, RecordedResponse } from '../ports/integrations';
+import type {
+  DeliveryRequest,
+  DeliveryResult,
+  OutboundModule,
+  RecordedRequest,
+  RecordedResponse,
+} from '../ports/integrations';
 import { resolvePath } from '../rules';
 import { checks, isRecord } from '../validation';
 import { send } from './http-client';
@@ -48,11 +54,16 @@ function configProblems(config: Readonly<Record<string, unknown>>): Issue[] {
   const issues: Issue[] = [];
   const url = checks.url()(config.url);
   if (url) issues.push({ path: '/url', message: `url ${url}.` });
-  if (config.method !== undefined && config.method !== 'POST' && config.method !== 'PUT') issues.push({ path: '/method', message: 'method must be POST or PUT.' });
-  if (config.headers !== undefined && (!isRecord(config.headers) || Object.values(config.headers).some((v) => typeof v !== 'string')))
+  if (config.method !== undefined && config.method !== 'POST' && config.method !== 'PUT')
+    issues.push({ path: '/method', message: 'method must be POST or PUT.' });
+  if (
+    config.headers !== undefined &&
+    (!isRecord(config.headers) || Object.values(config.headers).some((v) => typeof v !== 'string'))
+  )
     issues.push({ path: '/headers', message: 'headers must be an object of strings.' });
   for (const key of ['outcome_path', 'success_value', 'reason_path', 'price_path', 'reference_path'] as const) {
-    if (config[key] !== undefined && typeof config[key] !== 'string') issues.push({ path: `/${key}`, message: `${key} must be a string.` });
+    if (config[key] !== undefined && typeof config[key] !== 'string')
+      issues.push({ path: `/${key}`, message: `${key} must be a string.` });
   }
   const field = config.event_id_field;
   if (field !== undefined && field !== false && (typeof field !== 'string' || field === ''))
@@ -62,12 +73,19 @@ function configProblems(config: Readonly<Record<string, unknown>>): Issue[] {
 
 async function deliver(request: DeliveryRequest): Promise<DeliveryResult> {
   const config = request.config as unknown as CustomJsonConfig;
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...config.headers, [EVENT_ID_HEADER]: request.event_id };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    ...config.headers,
+    [EVENT_ID_HEADER]: request.event_id,
+  };
   if (request.credential?.username !== null && request.credential?.username !== undefined)
     headers.authorization = `Basic ${Buffer.from(`${request.credential.username}:${request.credential.password ?? ''}`).toString('base64')}`;
   // The delivery event's ID goes with the lead, so the recipient can send feedback naming it (spec, feedback rule 3).
   const field = config.event_id_field ?? 'event_id';
-  const body = JSON.stringify(field === false || field in request.lead ? request.lead : { ...request.lead, [field]: request.event_id });
+  const body = JSON.stringify(
+    field === false || field in request.lead ? request.lead : { ...request.lead, [field]: request.event_id },
+  );
   const started = Date.now();
   const recorded: RecordedRequest = {
     method: config.method ?? 'POST',
@@ -83,12 +101,30 @@ async function deliver(request: DeliveryRequest): Promise<DeliveryResult> {
   let responseHeaders: Readonly<Record<string, string>>;
   let text: string;
   try {
-    ({ status, statusText, headers: responseHeaders, text } = await send({ method: recorded.method, url: config.url, headers, body, signal: request.signal }));
+    ({
+      status,
+      statusText,
+      headers: responseHeaders,
+      text,
+    } = await send({ method: recorded.method, url: config.url, headers, body, signal: request.signal }));
   } catch (e) {
-    const reason = request.signal.aborted ? 'The recipient did not answer in time.' : `The recipient could not be reached: ${(e as Error).message}`;
-    return { outcome: 'error', reason, transactions: [{ request: recorded, response: null, ms: Date.now() - started }] };
+    const reason = request.signal.aborted
+      ? 'The recipient did not answer in time.'
+      : `The recipient could not be reached: ${(e as Error).message}`;
+    return {
+      outcome: 'error',
+      reason,
+      transactions: [{ request: recorded, response: null, ms: Date.now() - started }],
+    };
   }
-  const recordedResponse: RecordedResponse = { status, status_text: statusText, version: '1.1', headers: responseHeaders, body: clip(text), timestamp: Date.now() };
+  const recordedResponse: RecordedResponse = {
+    status,
+    status_text: statusText,
+    version: '1.1',
+    headers: responseHeaders,
+    body: clip(text),
+    timestamp: Date.now(),
+  };
   const transactions = [{ request: recorded, response: recordedResponse, ms: recordedResponse.timestamp - started }];
   let doc: unknown;
   try {
@@ -96,7 +132,8 @@ async function deliver(request: DeliveryRequest): Promise<DeliveryResult> {
   } catch {
     doc = undefined;
   }
-  if (status < 500 && config.outcome_path && doc === undefined) return { outcome: 'error', reason: 'The recipient answered with something that is not JSON.', transactions };
+  if (status < 500 && config.outcome_path && doc === undefined)
+    return { outcome: 'error', reason: 'The recipient answered with something that is not JSON.', transactions };
   // Configured paths win; without them the answer's own outcome, reason, price and reference are read where present.
   const paths = {
     reason: config.reason_path ?? DEFAULT_PATHS.reason,
@@ -110,11 +147,16 @@ async function deliver(request: DeliveryRequest): Promise<DeliveryResult> {
   const stated = readString(doc, config.outcome_path ?? DEFAULT_PATHS.outcome)?.toLowerCase();
   let outcome: DeliveryResult['outcome'];
   if (status >= 500) outcome = stated === 'failure' ? 'failure' : 'error';
-  else if (config.outcome_path) outcome = stated !== undefined && stated === (config.success_value ?? 'success').toLowerCase() ? 'success' : 'failure';
+  else if (config.outcome_path)
+    outcome =
+      stated !== undefined && stated === (config.success_value ?? 'success').toLowerCase() ? 'success' : 'failure';
   else if (status < 200 || status >= 300) outcome = stated === 'error' ? 'error' : 'failure';
   // A 2xx answer is a success unless it says otherwise in its own outcome field.
   else outcome = stated !== undefined && OUTCOMES.has(stated) ? (stated as DeliveryResult['outcome']) : 'success';
-  const fallback = status >= 300 ? `The recipient answered ${status} ${statusText}`.trim() : 'The recipient answered without a reason.';
+  const fallback =
+    status >= 300
+      ? `The recipient answered ${status} ${statusText}`.trim()
+      : 'The recipient answered without a reason.';
   return {
     outcome,
     ...(outcome === 'success' ? {} : { reason: reasonText ?? fallback }),

@@ -41,7 +41,12 @@ afterAll(() => {
 
 describe('the outbound HTTP client', () => {
   it('#22 sends method, headers and body and reads status, headers and text', async () => {
-    const answer = await send({ method: 'POST', url: `${base}/x`, headers: { 'content-type': 'application/json', 'x-test': 'yes' }, body: '{"a":"é"}' });
+    const answer = await send({
+      method: 'POST',
+      url: `${base}/x`,
+      headers: { 'content-type': 'application/json', 'x-test': 'yes' },
+      body: '{"a":"é"}',
+    });
     expect(answer.status).toBe(200);
     expect(answer.headers['x-seen']).toBe('yes');
     expect(JSON.parse(answer.text)).toEqual({ method: 'POST', body: '{"a":"é"}' });
@@ -79,7 +84,11 @@ describe('the outbound HTTP client', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    await expect(send({ method: 'POST', url: `http://127.0.0.1:${port}/`, headers: {}, body: '' })).rejects.toThrow(/ECONNREFUSED/);
-    await expect(send({ method: 'POST', url: 'ftp://example.com/', headers: {} })).rejects.toThrow(/unsupported protocol/);
+    await expect(send({ method: 'POST', url: `http://127.0.0.1:${port}/`, headers: {}, body: '' })).rejects.toThrow(
+      /ECONNREFUSED/,
+    );
+    await expect(send({ method: 'POST', url: 'ftp://example.com/', headers: {} })).rejects.toThrow(
+      /unsupported protocol/,
+    );
   });
 });

@@ -35,13 +35,26 @@ export const MAX_RESPONSE_BYTES = 1024 * 1024;
  * `http.request` on a keep-alive agent in the #22 profile, and was 35% of intake CPU.
  */
 const agents = {
-  'http:': new HttpAgent({ keepAlive: true, keepAliveMsecs: 1_000, maxSockets: 256, maxFreeSockets: 64, timeout: 60_000 }),
-  'https:': new HttpsAgent({ keepAlive: true, keepAliveMsecs: 1_000, maxSockets: 256, maxFreeSockets: 64, timeout: 60_000 }),
+  'http:': new HttpAgent({
+    keepAlive: true,
+    keepAliveMsecs: 1_000,
+    maxSockets: 256,
+    maxFreeSockets: 64,
+    timeout: 60_000,
+  }),
+  'https:': new HttpsAgent({
+    keepAlive: true,
+    keepAliveMsecs: 1_000,
+    maxSockets: 256,
+    maxFreeSockets: 64,
+    timeout: 60_000,
+  }),
 } as const;
 
 function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
   return out;
 }
 
@@ -95,14 +108,21 @@ export function send(request: OutboundRequest): Promise<OutboundResponse> {
         if (done) return;
         done = true;
         request.signal?.removeEventListener('abort', onAbort);
-        resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: flatHeaders(res.headers), text: Buffer.concat(chunks).toString('utf8'), truncated });
+        resolve({
+          status: res.statusCode ?? 0,
+          statusText: res.statusMessage ?? '',
+          headers: flatHeaders(res.headers),
+          text: Buffer.concat(chunks).toString('utf8'),
+          truncated,
+        });
       };
       res.on('end', finish);
       res.on('error', (e) => {
         if (!truncated) fail(e);
       });
     });
-    const onAbort = () => req.destroy(request.signal?.reason instanceof Error ? request.signal.reason : new Error('aborted'));
+    const onAbort = () =>
+      req.destroy(request.signal?.reason instanceof Error ? request.signal.reason : new Error('aborted'));
     let failed = false;
     const fail = (e: unknown) => {
       if (failed) return;

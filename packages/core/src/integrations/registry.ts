@@ -16,9 +16,15 @@ export interface BuiltInModuleDeps {
 }
 
 /** The built-in modules plus the host's; a host module replaces a built-in of the same ID. */
-export function createIntegrationRegistry(extra: readonly OutboundModule[] = [], builtIns: BuiltInModuleDeps = {}): IntegrationRegistry {
+export function createIntegrationRegistry(
+  extra: readonly OutboundModule[] = [],
+  builtIns: BuiltInModuleDeps = {},
+): IntegrationRegistry {
   const modules = new Map<string, OutboundModule>();
-  const defaults = [customJsonModule(), ...(builtIns.certificates ? [certificateClaimModule(builtIns.certificates)] : [])];
+  const defaults = [
+    customJsonModule(),
+    ...(builtIns.certificates ? [certificateClaimModule(builtIns.certificates)] : []),
+  ];
   for (const module of [...defaults, ...extra]) modules.set(module.id.toLowerCase(), module);
   return {
     outbound: (id) => modules.get(id.toLowerCase()),

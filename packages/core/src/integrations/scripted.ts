@@ -20,7 +20,9 @@ export interface ScriptedRecipient extends OutboundModule {
 export function scriptedRecipient(id = 'platform-test.outbound.scripted'): ScriptedRecipient {
   const received: DeliveryRequest[] = [];
   const queued: DeliveryResult[] = [];
-  let fallback: DeliveryResult | ((request: DeliveryRequest) => DeliveryResult | Promise<DeliveryResult>) = { outcome: 'success' };
+  let fallback: DeliveryResult | ((request: DeliveryRequest) => DeliveryResult | Promise<DeliveryResult>) = {
+    outcome: 'success',
+  };
   return {
     id,
     package_version: '1.0.0',

@@ -48,7 +48,13 @@ describe('alertMessage', () => {
   });
 
   it('says an escalation rose, and from what', () => {
-    const m = alertMessage({ to: ['a@example.com'], alert, event: 'escalated', previousSeverity: 'serious', accountName: 'Acme' });
+    const m = alertMessage({
+      to: ['a@example.com'],
+      alert,
+      event: 'escalated',
+      previousSeverity: 'serious',
+      accountName: 'Acme',
+    });
     expect(m.subject).toBe('[Acme] Alert escalated to critical: Buyer <One> & Co is failing 92% of leads');
     expect(m.text).toContain('rose from serious to critical');
     expect(m.html).toContain('rose from serious to critical');
@@ -71,12 +77,18 @@ describe('alertMessage', () => {
     // one with lead data smuggled into it.
     const record = {
       ...alert,
-      data: { rate: 0.92, baseline_rate: 0.03, total: 50, sample: { email: 'jane.doe@lead.example', phone_1: '5125550199' } },
+      data: {
+        rate: 0.92,
+        baseline_rate: 0.03,
+        total: 50,
+        sample: { email: 'jane.doe@lead.example', phone_1: '5125550199' },
+      },
       lead: { first_name: 'Jane', last_name: 'Doe', email: 'jane.doe@lead.example' },
     };
     const m = alertMessage({ to: ['a@example.com'], alert: record, event: 'created', accountName: 'Acme' });
     const all = [m.subject, m.text, m.html, ...Object.values(m.headers ?? {})].join('\n');
-    for (const leadValue of ['jane.doe@lead.example', '5125550199', 'Jane', 'Doe']) expect(all).not.toContain(leadValue);
+    for (const leadValue of ['jane.doe@lead.example', '5125550199', 'Jane', 'Doe'])
+      expect(all).not.toContain(leadValue);
   });
 
   it('keeps a multi-line headline out of the subject and headers', () => {

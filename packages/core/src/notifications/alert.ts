@@ -92,7 +92,8 @@ export function alertMessage(input: AlertMessageInput): EmailMessage {
       : [];
 
   const body: MessageBody = {
-    heading: input.event === 'created' ? `${severity} alert: ${label}` : `Alert escalated to ${alert.severity}: ${label}`,
+    heading:
+      input.event === 'created' ? `${severity} alert: ${label}` : `Alert escalated to ${alert.severity}: ${label}`,
     paragraphs: [alert.message, ...(alert.detail ? [alert.detail] : []), ...escalation],
     facts: [
       ['Severity', alert.severity],

@@ -7,7 +7,17 @@ const LINE_BREAK = /[\r\n\u0000]/;
 const HEADER_NAME = /^[!-9;-~]+$/;
 // Headers the message's own fields or the notifier set; overriding them through
 // `headers` would change who receives the message or how it is parsed.
-const RESERVED = new Set(['from', 'to', 'cc', 'bcc', 'sender', 'subject', 'content-type', 'content-transfer-encoding', 'mime-version']);
+const RESERVED = new Set([
+  'from',
+  'to',
+  'cc',
+  'bcc',
+  'sender',
+  'subject',
+  'content-type',
+  'content-transfer-encoding',
+  'mime-version',
+]);
 
 /**
  * Why `message` cannot be sent, or `undefined` when it can: no recipients, an

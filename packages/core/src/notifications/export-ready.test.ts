@@ -27,7 +27,9 @@ describe('exportReadyMessage', () => {
       expect(body).toContain('2025-03-08 04:00 (America/Chicago)');
       expect(body).toContain(base.exportId);
     }
-    expect(m.text).toContain('Download the export: https://app.example.com/exports/65f0c0ffee0000000000abcd?tab=files&x=1');
+    expect(m.text).toContain(
+      'Download the export: https://app.example.com/exports/65f0c0ffee0000000000abcd?tab=files&x=1',
+    );
     expect(m.html).toContain('<a href="https://app.example.com/exports/65f0c0ffee0000000000abcd?tab=files&amp;x=1">');
     expect(m.headers).toMatchObject({ 'X-Leadroute-Export-Id': base.exportId, 'Auto-Submitted': 'auto-generated' });
     expect(checkEmailMessage(m, 'test')).toBeUndefined();
@@ -73,7 +75,12 @@ describe('exportReadyMessage', () => {
   });
 
   it('reports a failed export without a download', () => {
-    const m = exportReadyMessage({ ...base, status: 'error', reason: 'Storage unavailable', downloadUrl: 'https://x.example/' });
+    const m = exportReadyMessage({
+      ...base,
+      status: 'error',
+      reason: 'Storage unavailable',
+      downloadUrl: 'https://x.example/',
+    });
     expect(m.subject).toBe('[Acme & Sons <Leads>] Export failed');
     expect(m.text).toContain('Reason: Storage unavailable');
     expect(m.text).not.toContain('https://x.example/');

@@ -108,7 +108,10 @@ export function exportReadyMessage(input: ExportReadyInput): EmailMessage {
     subject = `[${account}] Export ready: ${oneLine(input.fileName)}`;
     body = {
       heading: 'Your export is ready',
-      paragraphs: [`The lead export requested for ${account} has finished: the file holds ${recordsText}.`, howToDownload],
+      paragraphs: [
+        `The lead export requested for ${account} has finished: the file holds ${recordsText}.`,
+        howToDownload,
+      ],
       facts: [
         ['File', input.fileName],
         ['Records', records],

@@ -58,6 +58,10 @@ export function renderHtml(body: MessageBody): string {
   if (body.action && url) {
     out.push(`<p style="margin:0 0 16px;"><a href="${escapeHtml(url)}">${escapeHtml(body.action.label)}</a></p>`);
   }
-  out.push(`<p style="margin:24px 0 0;color:#656d76;font-size:12px;">${escapeHtml(body.footer)}</p>`, '</body></html>', '');
+  out.push(
+    `<p style="margin:24px 0 0;color:#656d76;font-size:12px;">${escapeHtml(body.footer)}</p>`,
+    '</body></html>',
+    '',
+  );
   return out.join('\n');
 }

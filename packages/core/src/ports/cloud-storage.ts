@@ -138,7 +138,11 @@ export interface CloudStorageDriver<S extends CloudService = CloudService> {
    * A URL that downloads the object without credentials until it expires.
    * Present when `capabilities.presignedUrls` is true.
    */
-  presignGet?(location: CloudLocationOf<S>, key: string, expiresInSeconds: number): ResultAsync<string, CloudStorageError>;
+  presignGet?(
+    location: CloudLocationOf<S>,
+    key: string,
+    expiresInSeconds: number,
+  ): ResultAsync<string, CloudStorageError>;
 }
 
 /** The drivers the service can use, by service name. A missing one means that service is not available. */
@@ -146,4 +150,3 @@ export interface CloudStorageDrivers {
   readonly aws?: CloudStorageDriver<'aws'>;
   readonly azure?: CloudStorageDriver<'azure'>;
 }
-

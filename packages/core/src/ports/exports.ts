@@ -16,7 +16,9 @@ export interface ExportListQuery {
 }
 
 /** What the export job changes as it runs; absent fields stay as they are. */
-export type ExportPatch = Partial<Pick<StoredExport, 'status' | 'exported_docs' | 'file_name' | 'file_key' | 'reason' | 'error'>>;
+export type ExportPatch = Partial<
+  Pick<StoredExport, 'status' | 'exported_docs' | 'file_name' | 'file_key' | 'reason' | 'error'>
+>;
 
 /** Storage of export requests and their progress. */
 export interface ExportStore {

@@ -25,7 +25,11 @@ interface FileStoreBase {
    * memory whole. When the stream fails, nothing is left under `key` (a partial
    * file is removed) and the stream's error comes back as the cause.
    */
-  put(key: string, body: AsyncIterable<Uint8Array | string>, options: FilePutOptions): ResultAsync<{ readonly bytes: number }, FileStoreError>;
+  put(
+    key: string,
+    body: AsyncIterable<Uint8Array | string>,
+    options: FilePutOptions,
+  ): ResultAsync<{ readonly bytes: number }, FileStoreError>;
   /** What the store can do beyond writing and handing out files. */
   readonly capabilities: {
     /**

@@ -28,7 +28,9 @@ export interface IdempotencyRecord extends IdempotencyScope {
 }
 
 /** What {@link IdempotencyStore.claim} found: the key was free (now claimed), or the live record holding it. */
-export type IdempotencyClaim = { readonly claimed: true } | { readonly claimed: false; readonly record: IdempotencyRecord };
+export type IdempotencyClaim =
+  | { readonly claimed: true }
+  | { readonly claimed: false; readonly record: IdempotencyRecord };
 
 /** Idempotency keys of lead intake (`Idempotency-Key` on submit). */
 export interface IdempotencyStore {

@@ -4,7 +4,18 @@ import type { LeadRecord } from './leads';
 import type { StoreError } from './store-error';
 
 /** The lead fields search matches and sorts on (DESIGN.md "Search"). */
-export const SEARCH_FIELDS = ['first_name', 'last_name', 'email', 'phone_1', 'phone_2', 'address_1', 'city', 'state', 'postal_code', 'reference'] as const;
+export const SEARCH_FIELDS = [
+  'first_name',
+  'last_name',
+  'email',
+  'phone_1',
+  'phone_2',
+  'address_1',
+  'city',
+  'state',
+  'postal_code',
+  'reference',
+] as const;
 export type SearchField = (typeof SEARCH_FIELDS)[number];
 
 /** What results can be ordered by besides relevance. */
@@ -12,7 +23,11 @@ export const SEARCH_SORT_FIELDS = ['lead_id', 'submission_timestamp', ...SEARCH_
 export type SearchSortField = (typeof SEARCH_SORT_FIELDS)[number];
 
 /** One lead as the index holds it: what a hit shows besides its latest event. */
-export interface SearchDocument extends Pick<LeadRecord, 'account_id' | 'flow_id' | 'flow_name' | 'source_id' | 'source_name' | 'submission_timestamp'> {
+export interface SearchDocument
+  extends Pick<
+    LeadRecord,
+    'account_id' | 'flow_id' | 'flow_name' | 'source_id' | 'source_name' | 'submission_timestamp'
+  > {
   readonly lead_id: Id;
   /** Each search field as text ('' when the lead has none). */
   readonly fields: Readonly<Record<SearchField, string>>;

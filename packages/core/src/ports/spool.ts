@@ -101,7 +101,10 @@ export interface Spool {
    * Answers `rescheduled: false` (and changes nothing) when the lease is no longer
    * this one's or the item is delivered.
    */
-  reschedule(ref: SpoolLeaseRef, options: RescheduleOptions): ResultAsync<{ readonly rescheduled: boolean }, SpoolError>;
+  reschedule(
+    ref: SpoolLeaseRef,
+    options: RescheduleOptions,
+  ): ResultAsync<{ readonly rescheduled: boolean }, SpoolError>;
   /** How many items are held. */
   count(filter?: SpoolCountFilter): ResultAsync<number, SpoolError>;
   /** Forgets delivered items delivered before `beforeMs`; answers how many. */

@@ -62,7 +62,9 @@ describe('compileRuleSet', () => {
   it('uses a rule set’s own reason instead of its rules’', () => {
     const set = ruleSet({
       op: 'and',
-      rules: [{ op: 'or', reason: 'Outside the service area', rules: [{ lhv: 'lead.state', op: 'is equal to', rhv: 'TX' }] }],
+      rules: [
+        { op: 'or', reason: 'Outside the service area', rules: [{ lhv: 'lead.state', op: 'is equal to', rhv: 'TX' }] },
+      ],
     });
     expect(both(set)).toEqual({ pass: false, reason: 'Outside the service area' });
   });
@@ -80,7 +82,12 @@ describe('compileRuleSet', () => {
       ],
     });
     expect(both(set)).toEqual({ pass: false, reason: 'lead.phone_1.area is not equal to 305' });
-    const passing = ruleSet({ op: 'and', rules: [{ ...set.rules[0], rule_set: { op: 'or', rules: [{ lhv: 'lead.phone_1.area', op: 'is equal to', rhv: 212 }] } }] });
+    const passing = ruleSet({
+      op: 'and',
+      rules: [
+        { ...set.rules[0], rule_set: { op: 'or', rules: [{ lhv: 'lead.phone_1.area', op: 'is equal to', rhv: 212 }] } },
+      ],
+    });
     expect(both(passing)).toEqual({ pass: true });
   });
 
@@ -100,7 +107,10 @@ describe('compileRuleSet', () => {
   });
 
   it('fails a rule whose templated rhv becomes unusable, without throwing', () => {
-    const set = ruleSet({ op: 'and', rules: [{ lhv: 'lead.loan_amount', op: 'is between', rhv: '{{ source.name }}' }] });
+    const set = ruleSet({
+      op: 'and',
+      rules: [{ lhv: 'lead.loan_amount', op: 'is between', rhv: '{{ source.name }}' }],
+    });
     expect(both(set)).toEqual({ pass: false, reason: 'lead.loan_amount is not between Acme' });
   });
 
@@ -118,7 +128,10 @@ describe('compileRuleSet', () => {
     // Midnight of June 14 is 04:00Z in New York but 00:00Z in UTC.
     expect(fn(at, { now, timeZone: 'America/New_York' })).toEqual({ pass: true });
     expect(fn(at, { now, timeZone: 'UTC' })).toEqual({ pass: false, reason: 'lead.at is not before 2024-06-14' });
-    expect(fn(at, { now: now + 2 * 86_400_000, timeZone: 'America/New_York' })).toEqual({ pass: false, reason: 'lead.at is not within the last 1 day' });
+    expect(fn(at, { now: now + 2 * 86_400_000, timeZone: 'America/New_York' })).toEqual({
+      pass: false,
+      reason: 'lead.at is not within the last 1 day',
+    });
   });
 
   it('works on an untyped context too', () => {
@@ -128,11 +141,22 @@ describe('compileRuleSet', () => {
   });
 
   it('takes an embedding service’s operators', () => {
-    const isEven = defineOperator({ name: 'is even', arity: 'unary', failText: 'is odd', test: (v) => Number(normalOf(v)) % 2 === 0 });
+    const isEven = defineOperator({
+      name: 'is even',
+      arity: 'unary',
+      failText: 'is odd',
+      test: (v) => Number(normalOf(v)) % 2 === 0,
+    });
     const operators = createOperatorRegistry([isEven]);
-    const set = validateRuleSet({ op: 'and', rules: [{ lhv: 'lead.loan_amount', op: 'is even' }] }, { operators })._unsafeUnwrap();
+    const set = validateRuleSet(
+      { op: 'and', rules: [{ lhv: 'lead.loan_amount', op: 'is even' }] },
+      { operators },
+    )._unsafeUnwrap();
     expect(compileRuleSet(set, { operators })(ctx, ENV)).toEqual({ pass: true });
-    expect(compileRuleSet(set, { operators })({ lead: { loan_amount: 3 } })).toEqual({ pass: false, reason: 'lead.loan_amount is odd' });
+    expect(compileRuleSet(set, { operators })({ lead: { loan_amount: 3 } })).toEqual({
+      pass: false,
+      reason: 'lead.loan_amount is odd',
+    });
     expect(() => compileRuleSet(set)).toThrow(/Unknown operator "is even"/);
   });
 });

@@ -30,7 +30,10 @@ const REASON_SEPARATOR = '; ';
 
 function compileRule(rule: Rule, operators: OperatorRegistry): Node {
   const operator = operators.get(operatorKey(rule.op));
-  if (!operator) throw new Error(`[leadroute] [rules] Unknown operator "${rule.op}" in rule ${rule.id}; validate rule sets before compiling them.`);
+  if (!operator)
+    throw new Error(
+      `[leadroute] [rules] Unknown operator "${rule.op}" in rule ${rule.id}; validate rule sets before compiling them.`,
+    );
   const { read, operand, fixed, rhvText } = compileParts(rule, operator, compilePath(rule.lhv));
   const check = operator.test;
   // A static operand is closed over directly: the hot path is one read and one test.
@@ -113,7 +116,11 @@ export function compileRuleSet(ruleSet: RuleSet, options: CompileOptions = {}): 
  * Compiles a bare list of rules combined with `mode`. An empty list passes (it
  * filters nothing), in either mode.
  */
-export function compileRules(rules: readonly RuleElement[], mode: 'and' | 'or', options: CompileOptions = {}): CompiledRuleSet {
+export function compileRules(
+  rules: readonly RuleElement[],
+  mode: 'and' | 'or',
+  options: CompileOptions = {},
+): CompiledRuleSet {
   if (rules.length === 0) return () => PASS;
   return toOutcome(compileSet({ id: 'inline', op: mode, rules }, options.operators ?? DEFAULT_OPERATORS));
 }

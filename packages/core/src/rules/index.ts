@@ -3,8 +3,20 @@
  * templating and compilation of rule sets to plain functions.
  */
 export type {
-  EvalEnv, FieldDeclaration, FieldType, ParsedValue, Rhv, Rule, RuleContext, RuleElement, RuleInput,
-  RuleOutcome, RuleSet, RuleSetInput, RuleSetOp, Scalar,
+  EvalEnv,
+  FieldDeclaration,
+  FieldType,
+  ParsedValue,
+  Rhv,
+  Rule,
+  RuleContext,
+  RuleElement,
+  RuleInput,
+  RuleOutcome,
+  RuleSet,
+  RuleSetInput,
+  RuleSetOp,
+  Scalar,
 } from './types';
 export { isRuleSet } from './types';
 export type { ValidateOptions } from './validate';

@@ -19,7 +19,8 @@ export interface RuleParts {
 /** A template that must compile: rule sets reaching here have been validated. */
 export function mustCompile(source: string): CompiledTemplate {
   const compiled = tryCompileTemplate(source);
-  if (compiled.isErr()) throw new Error(`[leadroute] [rules] ${compiled.error}; validate rule sets before compiling them.`);
+  if (compiled.isErr())
+    throw new Error(`[leadroute] [rules] ${compiled.error}; validate rule sets before compiling them.`);
   return compiled.value;
 }
 

@@ -7,20 +7,62 @@ import { referenceEvaluate } from './reference';
 import type { EvalEnv } from './types';
 import { validateRuleSet } from './validate';
 
-const PATHS = ['lead.a', 'lead.n', 'lead.d', 'lead.tags', 'lead.state', 'lead.phone_1', 'lead.phone_1.area', 'lead.missing', 'source.x', '{{ lowercase lead.a }}'];
+const PATHS = [
+  'lead.a',
+  'lead.n',
+  'lead.d',
+  'lead.tags',
+  'lead.state',
+  'lead.phone_1',
+  'lead.phone_1.area',
+  'lead.missing',
+  'source.x',
+  '{{ lowercase lead.a }}',
+];
 // '*ap*' is a glob but no regular expression; '^ap' and 'a.p' are both.
 const TEXT = [
-  'Apple', 'apple', 'APPLE ', 'banana', '', '5', '5.0', '05', '10', 'TX', 'Texas', 'ca', '*ap*', '/^a/i', '^ap', 'a.p', 'yes', 'no',
+  'Apple',
+  'apple',
+  'APPLE ',
+  'banana',
+  '',
+  '5',
+  '5.0',
+  '05',
+  '10',
+  'TX',
+  'Texas',
+  'ca',
+  '*ap*',
+  '/^a/i',
+  '^ap',
+  'a.p',
+  'yes',
+  'no',
 ];
 
 const scalarRhv = fc.oneof(
   fc.constantFrom(...TEXT),
   fc.integer({ min: -5, max: 30 }),
   fc.boolean(),
-  fc.constantFrom('2024-06-01', '2024-06-14', '2024-06-15T10:00:00Z', '06/14/2024', '1-10', '10 - 2', '3 days', '2 weeks', '1 year', 'TX, CA'),
+  fc.constantFrom(
+    '2024-06-01',
+    '2024-06-14',
+    '2024-06-15T10:00:00Z',
+    '06/14/2024',
+    '1-10',
+    '10 - 2',
+    '3 days',
+    '2 weeks',
+    '1 year',
+    'TX, CA',
+  ),
   fc.constantFrom('{{ source.x }}', '{{ lead.n }}', '{{ source.list }}', 'x{{ source.x }}'),
 );
-const rhv = fc.oneof(scalarRhv, fc.array(fc.oneof(fc.constantFrom(...TEXT), fc.integer({ min: 0, max: 12 })), { minLength: 1, maxLength: 3 }));
+const rhv = fc.oneof(
+  scalarRhv,
+  fc.array(fc.oneof(fc.constantFrom(...TEXT), fc.integer({ min: 0, max: 12 })), { minLength: 1, maxLength: 3 }),
+);
 
 // An rhv each operator accepts, used when the generated one is refused (a bad pattern,
 // range or duration), so nearly every generated set is valid and none is wasted.
@@ -79,21 +121,32 @@ const env = fc.record({
 describe('compiled evaluation', () => {
   it('agrees with the reference interpreter on generated rule sets and data', () => {
     fc.assert(
-      fc.property(set, fc.array(fc.tuple(lead, fc.constantFrom('apple', 'TX', '12', ''), env), { minLength: 1, maxLength: 6 }), (input, runs) => {
-        const validated = validateRuleSet(input);
-        // Generated rules whose static rhv the operator refuses are not rule sets at all.
-        fc.pre(validated.isOk());
-        if (!validated.isOk()) return;
-        const compiled = compileRuleSet(validated.value);
-        // Several evaluations of one compiled set: operand caches must not leak between them.
-        for (const [raw, x, evalEnv] of runs) {
-          const ctx = {
-            lead: typeLead(raw, [{ id: 'lead.n', type: 'number' }, { id: 'lead.d', type: 'date' }], evalEnv as EvalEnv),
-            source: { x, list: ['apple', 'TX'] },
-          };
-          expect(compiled(ctx, evalEnv)).toEqual(referenceEvaluate(validated.value, ctx, evalEnv));
-        }
-      }),
+      fc.property(
+        set,
+        fc.array(fc.tuple(lead, fc.constantFrom('apple', 'TX', '12', ''), env), { minLength: 1, maxLength: 6 }),
+        (input, runs) => {
+          const validated = validateRuleSet(input);
+          // Generated rules whose static rhv the operator refuses are not rule sets at all.
+          fc.pre(validated.isOk());
+          if (!validated.isOk()) return;
+          const compiled = compileRuleSet(validated.value);
+          // Several evaluations of one compiled set: operand caches must not leak between them.
+          for (const [raw, x, evalEnv] of runs) {
+            const ctx = {
+              lead: typeLead(
+                raw,
+                [
+                  { id: 'lead.n', type: 'number' },
+                  { id: 'lead.d', type: 'date' },
+                ],
+                evalEnv as EvalEnv,
+              ),
+              source: { x, list: ['apple', 'TX'] },
+            };
+            expect(compiled(ctx, evalEnv)).toEqual(referenceEvaluate(validated.value, ctx, evalEnv));
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

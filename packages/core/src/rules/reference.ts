@@ -27,7 +27,12 @@ function ruleOutcome(rule: Rule, ctx: RuleContext, env: EvalEnv, operators: Oper
   return rule.rule_set ? setOutcome(rule.rule_set, ctx, env, operators) : { pass: true };
 }
 
-function elementOutcome(element: RuleElement, ctx: RuleContext, env: EvalEnv, operators: OperatorRegistry): RuleOutcome {
+function elementOutcome(
+  element: RuleElement,
+  ctx: RuleContext,
+  env: EvalEnv,
+  operators: OperatorRegistry,
+): RuleOutcome {
   return isRuleSet(element) ? setOutcome(element, ctx, env, operators) : ruleOutcome(element, ctx, env, operators);
 }
 

@@ -23,7 +23,9 @@ describe('compileTemplate', () => {
   });
 
   it('joins text and values, using normal forms', () => {
-    expect(compileTemplate('Hi {{ lead.first_name }} from {{ lead.state }}, {{ lead.missing }}!')(ctx)).toBe('Hi Jonathan from TX, !');
+    expect(compileTemplate('Hi {{ lead.first_name }} from {{ lead.state }}, {{ lead.missing }}!')(ctx)).toBe(
+      'Hi Jonathan from TX, !',
+    );
     expect(compileTemplate('no template')(ctx)).toBe('no template');
   });
 
@@ -51,7 +53,10 @@ describe('compileTemplate', () => {
     ['{{ hash lead.email "md5" }}', createHash('md5').update('bob@example.com').digest('hex')],
     ['{{ hash lead.email "sha1" }}', createHash('sha1').update('bob@example.com').digest('hex')],
     ['{{ hash "abc" }}', 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'],
-    ['{{ hash "abc" "sha512" }}', 'ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f'],
+    [
+      '{{ hash "abc" "sha512" }}',
+      'ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f',
+    ],
     ['{{ hash "abc" "crc32" }}', ''],
   ])('%s', (source, expected) => {
     expect(compileTemplate(source)(ctx)).toEqual(expected);

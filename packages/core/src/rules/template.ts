@@ -54,7 +54,12 @@ function parseExpr(tokens: Token[], at: { i: number }): Result<Expr, string> {
       if (arg.isErr()) return arg;
       args.push(arg.value);
     }
-    return ok((ctx, env) => helper(args.map((arg) => arg(ctx, env)), env));
+    return ok((ctx, env) =>
+      helper(
+        args.map((arg) => arg(ctx, env)),
+        env,
+      ),
+    );
   }
   return parseArg(tokens, at);
 }
@@ -132,7 +137,11 @@ function build(source: string): Result<CompiledTemplate, string> {
   }
   const exprs = parts.filter((part): part is Expr => typeof part !== 'string');
   const only = exprs[0];
-  if (exprs.length === 1 && only && parts.every((part) => part === only || (typeof part === 'string' && part.trim() === ''))) {
+  if (
+    exprs.length === 1 &&
+    only &&
+    parts.every((part) => part === only || (typeof part === 'string' && part.trim() === ''))
+  ) {
     return ok((ctx, env) => only(ctx, env));
   }
   return ok((ctx, env) => {

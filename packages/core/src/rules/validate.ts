@@ -69,23 +69,36 @@ function checkRule(input: Record<string, unknown>, path: string, depth: number, 
   const id = checkId(input, path, walk);
   const { lhv, op, rhv } = input;
   if (typeof lhv !== 'string' || lhv.trim() === '') {
-    walk.issues.push({ path: `${path}/lhv`, message: `lhv must be a non-empty string (a path like lead.state or a template), got ${describe(lhv)}.` });
+    walk.issues.push({
+      path: `${path}/lhv`,
+      message: `lhv must be a non-empty string (a path like lead.state or a template), got ${describe(lhv)}.`,
+    });
   } else checkTemplates(lhv, `${path}/lhv`, walk);
   const operator = typeof op === 'string' ? walk.operators.get(operatorKey(op)) : undefined;
-  if (typeof op !== 'string') walk.issues.push({ path: `${path}/op`, message: `op must be an operator name, got ${describe(op)}.` });
+  if (typeof op !== 'string')
+    walk.issues.push({ path: `${path}/op`, message: `op must be an operator name, got ${describe(op)}.` });
   else if (!operator) walk.issues.push({ path: `${path}/op`, message: `Unknown operator "${op}".` });
   const hasRhv = rhv !== undefined && rhv !== null;
   if (operator?.arity === 'binary' && !hasRhv) {
     walk.issues.push({ path: `${path}/rhv`, message: `Operator "${operator.name}" needs an rhv.` });
   } else if (operator?.arity === 'unary' && hasRhv) {
-    walk.issues.push({ path: `${path}/rhv`, message: `Operator "${operator.name}" takes no rhv, got ${describe(rhv)}.` });
+    walk.issues.push({
+      path: `${path}/rhv`,
+      message: `Operator "${operator.name}" takes no rhv, got ${describe(rhv)}.`,
+    });
   } else if (hasRhv && !isRhv(rhv)) {
-    walk.issues.push({ path: `${path}/rhv`, message: `rhv must be a string, number, boolean or array of those, got ${describe(rhv)}.` });
+    walk.issues.push({
+      path: `${path}/rhv`,
+      message: `rhv must be a string, number, boolean or array of those, got ${describe(rhv)}.`,
+    });
   } else if (operator && hasRhv && checkTemplates(rhv, `${path}/rhv`, walk)) {
     // A static rhv is checked now (bad pattern, range or duration); a templated one at evaluation.
-    const templated = Array.isArray(rhv) ? rhv.some((item) => typeof item === 'string' && isTemplate(item)) : typeof rhv === 'string' && isTemplate(rhv);
+    const templated = Array.isArray(rhv)
+      ? rhv.some((item) => typeof item === 'string' && isTemplate(item))
+      : typeof rhv === 'string' && isTemplate(rhv);
     const prepared = templated ? undefined : prepareOperand(operator, rhv);
-    if (prepared?.isErr()) walk.issues.push({ path: `${path}/rhv`, message: `Operator "${operator.name}" ${prepared.error}.` });
+    if (prepared?.isErr())
+      walk.issues.push({ path: `${path}/rhv`, message: `Operator "${operator.name}" ${prepared.error}.` });
   }
   let ruleSet: RuleSet | undefined;
   if (input.rule_set !== undefined) ruleSet = checkSet(input.rule_set, `${path}/rule_set`, depth + 1, walk);
@@ -100,7 +113,10 @@ function checkRule(input: Record<string, unknown>, path: string, depth: number, 
 
 function checkElement(input: unknown, path: string, depth: number, walk: Walk): RuleElement | undefined {
   if (!isObject(input)) {
-    walk.issues.push({ path, message: `Each element must be a rule {lhv, op, rhv} or a rule set {op, rules}, got ${describe(input)}.` });
+    walk.issues.push({
+      path,
+      message: `Each element must be a rule {lhv, op, rhv} or a rule set {op, rules}, got ${describe(input)}.`,
+    });
     return undefined;
   }
   if ('rules' in input && 'lhv' in input) {
@@ -145,7 +161,10 @@ function checkSet(input: unknown, path: string, depth: number, walk: Walk): Rule
   const id = checkId(input, path, walk);
   const op = typeof input.op === 'string' ? input.op.trim().toLowerCase() : input.op;
   if (op !== 'and' && op !== 'or') {
-    walk.issues.push({ path: `${path}/op`, message: `A rule set's op must be "and" or "or", got ${describe(input.op)}.` });
+    walk.issues.push({
+      path: `${path}/op`,
+      message: `A rule set's op must be "and" or "or", got ${describe(input.op)}.`,
+    });
   }
   if (input.reason !== undefined && typeof input.reason !== 'string') {
     walk.issues.push({ path: `${path}/reason`, message: `reason must be a string, got ${describe(input.reason)}.` });

@@ -1,4 +1,19 @@
 export { highlight } from './highlight';
-export { parseSearchQuery, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_MAX_REACHABLE, type SearchQuery } from './params';
+export {
+  parseSearchQuery,
+  SEARCH_DEFAULT_LIMIT,
+  SEARCH_MAX_LIMIT,
+  SEARCH_MAX_REACHABLE,
+  type SearchQuery,
+} from './params';
 export { createSearchApi, type SearchApi, type SearchHit, type SearchResult, searchDocument } from './service';
-export { fieldTerms, holdsPhrase, normalizeText, type ParsedSearch, parseSearchText, phoneDigits, phraseText, words } from './tokens';
+export {
+  fieldTerms,
+  holdsPhrase,
+  normalizeText,
+  type ParsedSearch,
+  parseSearchText,
+  phoneDigits,
+  phraseText,
+  words,
+} from './tokens';

@@ -31,7 +31,8 @@ export function parseSearchQuery(params: URLSearchParams): Result<SearchQuery, I
   const text = params.get('query') ?? '';
   if (text.length > MAX_QUERY) bad('query', `must be at most ${MAX_QUERY} characters`);
   const parsed = parseSearchText(text.slice(0, MAX_QUERY));
-  if (parsed.terms.length + parsed.phrases.length > MAX_TERMS) bad('query', `may hold at most ${MAX_TERMS} terms and phrases`);
+  if (parsed.terms.length + parsed.phrases.length > MAX_TERMS)
+    bad('query', `may hold at most ${MAX_TERMS} terms and phrases`);
 
   const int = (name: string, fallback: number, min: number, max: number): number => {
     const v = params.get(name);
@@ -44,11 +45,16 @@ export function parseSearchQuery(params: URLSearchParams): Result<SearchQuery, I
   };
   const from = int('from', 0, 0, SEARCH_MAX_REACHABLE - 1);
   const limit = int('limit', SEARCH_DEFAULT_LIMIT, 1, SEARCH_MAX_LIMIT);
-  if (from + limit > SEARCH_MAX_REACHABLE && issues.length === 0) bad('from', `plus limit must be at most ${SEARCH_MAX_REACHABLE}: only the first ${SEARCH_MAX_REACHABLE} results are reachable`);
+  if (from + limit > SEARCH_MAX_REACHABLE && issues.length === 0)
+    bad(
+      'from',
+      `plus limit must be at most ${SEARCH_MAX_REACHABLE}: only the first ${SEARCH_MAX_REACHABLE} results are reachable`,
+    );
 
   const sortBy = params.get('sort_by');
   const sortDir = params.get('sort_dir');
-  if (sortBy !== null && !(SEARCH_SORT_FIELDS as readonly string[]).includes(sortBy)) bad('sort_by', `must be one of ${SEARCH_SORT_FIELDS.join(', ')}`);
+  if (sortBy !== null && !(SEARCH_SORT_FIELDS as readonly string[]).includes(sortBy))
+    bad('sort_by', `must be one of ${SEARCH_SORT_FIELDS.join(', ')}`);
   if (sortDir !== null && sortDir !== 'asc' && sortDir !== 'desc') bad('sort_dir', 'must be asc or desc');
   if (sortDir !== null && sortBy === null) bad('sort_dir', 'needs sort_by (relevance has one order)');
 
@@ -56,7 +62,9 @@ export function parseSearchQuery(params: URLSearchParams): Result<SearchQuery, I
   return ok({
     text,
     parsed,
-    ...(sortBy !== null ? { sort: { field: sortBy as SearchSortField, dir: sortDir === 'desc' ? 'desc' : 'asc' } } : {}),
+    ...(sortBy !== null
+      ? { sort: { field: sortBy as SearchSortField, dir: sortDir === 'desc' ? 'desc' : 'asc' } }
+      : {}),
     from,
     limit,
   });

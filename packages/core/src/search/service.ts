@@ -74,8 +74,12 @@ export function createSearchApi(deps: { storage: Storage; clock: Clock }): Searc
   const latest = (doc: SearchDocument, now: string): ResultAsync<EventRecord | null, LeadrouteError> =>
     storage.leads
       .get(doc.lead_id)
-      .andThen((lead) => storage.events.get(lead && lead.account_id === doc.account_id ? lead.latest_event_id : doc.event_id))
-      .map((event) => (event && event.account_id === doc.account_id && event.expires_at > now ? toEventRecord(event) : null));
+      .andThen((lead) =>
+        storage.events.get(lead && lead.account_id === doc.account_id ? lead.latest_event_id : doc.event_id),
+      )
+      .map((event) =>
+        event && event.account_id === doc.account_id && event.expires_at > now ? toEventRecord(event) : null,
+      );
   return {
     leads(principal, input, options = {}) {
       const parsed = parseSearchQuery(input instanceof URLSearchParams ? input : new URLSearchParams(input));
@@ -83,29 +87,38 @@ export function createSearchApi(deps: { storage: Storage; clock: Clock }): Searc
       const q = parsed.value;
       const now = isoTime(clock.now());
       return storage.search
-        .search({ account_id: principal.account.id, terms: q.parsed.terms, phrases: q.parsed.phrases, ...(q.sort ? { sort: q.sort } : {}), from: q.from, limit: q.limit })
+        .search({
+          account_id: principal.account.id,
+          terms: q.parsed.terms,
+          phrases: q.parsed.phrases,
+          ...(q.sort ? { sort: q.sort } : {}),
+          from: q.from,
+          limit: q.limit,
+        })
         .andThen((page) =>
           // Up to 100 lookups per page follow: skip them when the client has gone.
-          options.signal?.aborted ? errAsync(errors.aborted()) : ResultAsync.combine(
-            page.documents
-              // The index is per account; checking again costs nothing and no adapter bug can leak a lead.
-              .filter((doc) => doc.account_id === principal.account.id)
-              .map((doc) =>
-                latest(doc, now).map(
-                  (latest_event): SearchHit => ({
-                    lead_id: doc.lead_id,
-                    flow_id: doc.flow_id,
-                    flow_name: doc.flow_name,
-                    source_id: doc.source_id,
-                    source_name: doc.source_name,
-                    ...doc.fields,
-                    submission_timestamp: doc.submission_timestamp,
-                    highlight: highlight(doc, q.parsed),
-                    latest_event,
-                  }),
-                ),
-              ),
-          ).map((hits) => ({ total: page.total, hits })),
+          options.signal?.aborted
+            ? errAsync(errors.aborted())
+            : ResultAsync.combine(
+                page.documents
+                  // The index is per account; checking again costs nothing and no adapter bug can leak a lead.
+                  .filter((doc) => doc.account_id === principal.account.id)
+                  .map((doc) =>
+                    latest(doc, now).map(
+                      (latest_event): SearchHit => ({
+                        lead_id: doc.lead_id,
+                        flow_id: doc.flow_id,
+                        flow_name: doc.flow_name,
+                        source_id: doc.source_id,
+                        source_name: doc.source_name,
+                        ...doc.fields,
+                        submission_timestamp: doc.submission_timestamp,
+                        highlight: highlight(doc, q.parsed),
+                        latest_event,
+                      }),
+                    ),
+                  ),
+              ).map((hits) => ({ total: page.total, hits })),
         );
     },
     purgeExpired() {

@@ -2,7 +2,12 @@ import type { StoredEvent } from '../events/types';
 import type { RollupKind, RollupRow } from '../ports/rollups';
 
 /** Why a lead was turned away, for the category alerts and statistics. */
-export type RejectionCategory = 'duplicate' | 'invalid-email' | 'invalid-phone' | 'missing-certificate' | 'certificate-failure';
+export type RejectionCategory =
+  | 'duplicate'
+  | 'invalid-email'
+  | 'invalid-phone'
+  | 'missing-certificate'
+  | 'certificate-failure';
 
 /**
  * Classifies a rejection from its outcome and reason; '' for a success or a
@@ -19,7 +24,9 @@ export function rejectionCategory(event: Pick<StoredEvent, 'outcome' | 'reason'>
   if (reason === '') return '';
   if (/duplicate/.test(reason)) return 'duplicate';
   if (/certificate|trustedform|\btf\b/.test(reason)) {
-    return event.outcome === 'skip' && /missing|no (consent )?certificate|not found|absent/.test(reason) ? 'missing-certificate' : 'certificate-failure';
+    return event.outcome === 'skip' && /missing|no (consent )?certificate|not found|absent/.test(reason)
+      ? 'missing-certificate'
+      : 'certificate-failure';
   }
   if (/e-?mail/.test(reason)) return 'invalid-email';
   if (/phone/.test(reason)) return 'invalid-phone';
@@ -50,9 +57,17 @@ export function rollupKind(event: Pick<StoredEvent, 'type' | 'feedback'>): Rollu
     case 'ping':
       return event.type;
     case 'feedback-received':
-      return event.feedback?.type === 'conversion' ? 'conversion-received' : event.feedback?.type === 'return' ? 'return-received' : undefined;
+      return event.feedback?.type === 'conversion'
+        ? 'conversion-received'
+        : event.feedback?.type === 'return'
+          ? 'return-received'
+          : undefined;
     case 'feedback-sent':
-      return event.feedback?.type === 'conversion' ? 'conversion-sent' : event.feedback?.type === 'return' ? 'return-sent' : undefined;
+      return event.feedback?.type === 'conversion'
+        ? 'conversion-sent'
+        : event.feedback?.type === 'return'
+          ? 'return-sent'
+          : undefined;
     default:
       return undefined;
   }
@@ -89,7 +104,15 @@ export function eventRows(event: StoredEvent, won = false): RollupRow[] {
   const recipient_id = sourceSide ? '' : (event.recipient_id ?? '');
   const step_id = sourceSide ? '' : (event.step_id ?? '');
   // Rows are written out field by field: object spread is the slowest part of this mapping, run once per event.
-  const row = (kind: RollupKind, outcome: string, category: string, stage: string, cost: number, revenue: number, purchase_price: number): RollupRow => ({
+  const row = (
+    kind: RollupKind,
+    outcome: string,
+    category: string,
+    stage: string,
+    cost: number,
+    revenue: number,
+    purchase_price: number,
+  ): RollupRow => ({
     account_id: event.account_id,
     hour,
     flow_id: event.flow_id,
@@ -111,7 +134,13 @@ export function eventRows(event: StoredEvent, won = false): RollupRow[] {
       event.outcome,
       kind === 'source' || kind === 'recipient' || kind === 'filter' ? rejectionCategory(event) : '',
       kind === 'conversion-received' || kind === 'conversion-sent' ? (event.feedback?.reason ?? '') : '',
-      kind === 'source' ? (event.outcome === 'success' ? money(event.purchase_price) : 0) : kind === 'recipient' && event.outcome !== 'skip' ? money(event.cost) : 0,
+      kind === 'source'
+        ? event.outcome === 'success'
+          ? money(event.purchase_price)
+          : 0
+        : kind === 'recipient' && event.outcome !== 'skip'
+          ? money(event.cost)
+          : 0,
       kind === 'recipient' ? money(event.revenue) : 0,
       kind === 'source' ? money(event.purchase_price) : 0,
     ),

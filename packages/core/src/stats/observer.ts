@@ -15,7 +15,14 @@ export function pingWon(storage: Storage, event: StoredEvent, now: number): Resu
   const pingId = pingIdOf(event);
   if (!pingId) return okAsync(false);
   return storage.events
-    .query({ account_id: event.account_id, lead_id: pingId, types: ['ping'], live_at: isoTime(now), sort: 'desc', limit: 10 })
+    .query({
+      account_id: event.account_id,
+      lead_id: pingId,
+      types: ['ping'],
+      live_at: isoTime(now),
+      sort: 'desc',
+      limit: 10,
+    })
     .map((pings) => pings.some((p) => p.outcome === 'success' && p.account_id === event.account_id));
 }
 
@@ -24,6 +31,10 @@ export function pingWon(storage: Storage, event: StoredEvent, now: number): Resu
  * event itself (one `LeadWriteBundle`), so statistics never count an event
  * that is not stored, nor miss one that is.
  */
-export function rollupRows(storage: Storage, event: StoredEvent, now: number): ResultAsync<RollupRow[], LeadrouteError> {
+export function rollupRows(
+  storage: Storage,
+  event: StoredEvent,
+  now: number,
+): ResultAsync<RollupRow[], LeadrouteError> {
   return pingWon(storage, event, now).map((won) => eventRows(event, won));
 }

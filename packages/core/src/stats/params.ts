@@ -60,16 +60,26 @@ function instant(value: string, zone: string): number | undefined {
 }
 
 /** Validates the parameters of GET /events/stats, naming every bad one (400). */
-export function parseStatsQuery(params: URLSearchParams, accountZone: string, now: number): Result<StatsQuery, Issue[]> {
+export function parseStatsQuery(
+  params: URLSearchParams,
+  accountZone: string,
+  now: number,
+): Result<StatsQuery, Issue[]> {
   const issues: Issue[] = [];
   const bad = (name: string, message: string) => issues.push({ path: `/${name}`, message: `${name} ${message}.` });
-  for (const key of new Set(params.keys())) if (!PARAMS.has(key)) bad(key, `is not a parameter of event statistics (use ${[...PARAMS].join(', ')})`);
+  for (const key of new Set(params.keys()))
+    if (!PARAMS.has(key)) bad(key, `is not a parameter of event statistics (use ${[...PARAMS].join(', ')})`);
   const single = (name: string): string | undefined => {
     const all = params.getAll(name);
     if (all.length > 1) bad(name, 'must be given once');
     return all[0];
   };
-  const many = (name: string): string[] => params.getAll(name).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  const many = (name: string): string[] =>
+    params
+      .getAll(name)
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter((v) => v !== '');
 
   const kinds = new Set<RollupKind>();
   const types = many('type');
@@ -90,7 +100,12 @@ export function parseStatsQuery(params: URLSearchParams, accountZone: string, no
     else bad('interval', `must be one of ${INTERVALS.join(', ')}`);
   }
   const groupBy = [...new Set(many('group_by'))];
-  for (const g of groupBy) if (!FIELD.test(g)) bad('group_by', `must name flow_id, source_id, recipient_id, time or a lead field such as state (got ${JSON.stringify(g.slice(0, 80))})`);
+  for (const g of groupBy)
+    if (!FIELD.test(g))
+      bad(
+        'group_by',
+        `must name flow_id, source_id, recipient_id, time or a lead field such as state (got ${JSON.stringify(g.slice(0, 80))})`,
+      );
   if (groupBy.length > MAX_GROUPS) bad('group_by', `may be given at most ${MAX_GROUPS} times`);
   if (interval && !groupBy.includes('time')) groupBy.push('time');
   if (!interval && groupBy.includes('time')) interval = 'daily';
@@ -99,12 +114,18 @@ export function parseStatsQuery(params: URLSearchParams, accountZone: string, no
   const startText = single('start');
   const endText = single('end');
   const start = startText === undefined ? day.start : instant(startText, safeZone);
-  const end = endText === undefined ? (startText === undefined ? day.end : Math.max(day.end, (start ?? 0) + 1)) : instant(endText, safeZone);
+  const end =
+    endText === undefined
+      ? startText === undefined
+        ? day.end
+        : Math.max(day.end, (start ?? 0) + 1)
+      : instant(endText, safeZone);
   if (start === undefined) bad('start', 'must be an ISO 8601 date or date-time, or epoch milliseconds');
   if (end === undefined) bad('end', 'must be an ISO 8601 date or date-time, or epoch milliseconds');
   if (start !== undefined && end !== undefined && end <= start) bad('end', 'must be after start');
   else if (start !== undefined && end !== undefined && end - start > MAX_RANGE_MS) {
-    if (endText === undefined) bad('start', `must be at most ${MAX_STATS_RANGE_DAYS} days before the end of today when end is not given`);
+    if (endText === undefined)
+      bad('start', `must be at most ${MAX_STATS_RANGE_DAYS} days before the end of today when end is not given`);
     else bad('end', `must be at most ${MAX_STATS_RANGE_DAYS} days after start (events are kept 90 days)`);
   }
 

@@ -15,14 +15,29 @@ vi.mock('@date-fns/tz', async (original) => {
 });
 vi.mock('date-fns-tz', async (original) => {
   const m = await original<typeof import('date-fns-tz')>();
-  return { ...m, getTimezoneOffset: (...a: Parameters<typeof m.getTimezoneOffset>) => (lookups.n++, m.getTimezoneOffset(...a)) };
+  return {
+    ...m,
+    getTimezoneOffset: (...a: Parameters<typeof m.getTimezoneOffset>) => (lookups.n++, m.getTimezoneOffset(...a)),
+  };
 });
 
 const ACCOUNT = 'a'.repeat(24);
 const principal = { account: { id: ACCOUNT, time_zone: 'America/New_York' } } as unknown as Principal;
 const cell = (hour: string): RollupRow => ({
-  account_id: ACCOUNT, hour, flow_id: 'f'.repeat(24), source_id: 's'.repeat(24), recipient_id: '', step_id: '', kind: 'source',
-  outcome: 'success', category: '', stage: '', count: 1, cost: 0, revenue: 0, purchase_price: 0,
+  account_id: ACCOUNT,
+  hour,
+  flow_id: 'f'.repeat(24),
+  source_id: 's'.repeat(24),
+  recipient_id: '',
+  step_id: '',
+  kind: 'source',
+  outcome: 'success',
+  category: '',
+  stage: '',
+  count: 1,
+  cost: 0,
+  revenue: 0,
+  purchase_price: 0,
 });
 
 /** A store of three hours of cells; what each range read asked for is kept. */

@@ -26,16 +26,48 @@ const RECIPIENTS = ['71', '72'].map((r) => r.padEnd(24, '0'));
 
 function anEvent(i: number): StoredEvent {
   const recipient_id = pick(RECIPIENTS);
-  const base = { id: String(i).padStart(24, '0'), account_id: ACCOUNT, flow_id: pick(FLOWS), source_id: pick(SOURCES), lead_id: 'l'.repeat(24), start_timestamp: FROM + Math.floor(rand() * SPAN), vars: {}, reason: '' };
+  const base = {
+    id: String(i).padStart(24, '0'),
+    account_id: ACCOUNT,
+    flow_id: pick(FLOWS),
+    source_id: pick(SOURCES),
+    lead_id: 'l'.repeat(24),
+    start_timestamp: FROM + Math.floor(rand() * SPAN),
+    vars: {},
+    reason: '',
+  };
   const r = rand();
   const event =
     r < 0.35
-      ? { type: 'source', outcome: pick(['success', 'success', 'failure']), reason: pick(['', 'Duplicate lead']), purchase_price: pick([2, 4.5]) }
+      ? {
+          type: 'source',
+          outcome: pick(['success', 'success', 'failure']),
+          reason: pick(['', 'Duplicate lead']),
+          purchase_price: pick([2, 4.5]),
+        }
       : r < 0.75
-        ? { type: 'recipient', outcome: pick(['success', 'failure', 'error', 'skip']), recipient_id, step_id: recipient_id, cost: 0.25, revenue: pick([0, 12.5]) }
+        ? {
+            type: 'recipient',
+            outcome: pick(['success', 'failure', 'error', 'skip']),
+            recipient_id,
+            step_id: recipient_id,
+            cost: 0.25,
+            revenue: pick([0, 12.5]),
+          }
         : r < 0.9
           ? { type: 'ping', outcome: pick(['success', 'failure']) }
-          : { type: pick(['feedback-received', 'feedback-sent']), outcome: 'success', recipient_id, step_id: recipient_id, feedback: { type: pick(['conversion', 'return']), reason: pick(['sold', 'funded']), occurred_at: '', event_id: base.id } };
+          : {
+              type: pick(['feedback-received', 'feedback-sent']),
+              outcome: 'success',
+              recipient_id,
+              step_id: recipient_id,
+              feedback: {
+                type: pick(['conversion', 'return']),
+                reason: pick(['sold', 'funded']),
+                occurred_at: '',
+                event_id: base.id,
+              },
+            };
   return Object.assign(base, event) as unknown as StoredEvent;
 }
 
@@ -46,7 +78,17 @@ function cellsOf(all: readonly StoredEvent[]): RollupRow[] {
   const cells = new Map<string, { -readonly [K in keyof RollupRow]: RollupRow[K] }>();
   for (const e of all) {
     for (const row of eventRows(e)) {
-      const key = [row.hour, row.flow_id, row.source_id, row.recipient_id, row.step_id, row.kind, row.outcome, row.category, row.stage].join('|');
+      const key = [
+        row.hour,
+        row.flow_id,
+        row.source_id,
+        row.recipient_id,
+        row.step_id,
+        row.kind,
+        row.outcome,
+        row.category,
+        row.stage,
+      ].join('|');
       const prior = cells.get(key);
       if (!prior) cells.set(key, { ...row });
       else {
@@ -68,7 +110,8 @@ function fromEvents(all: readonly StoredEvent[], q: StatsQuery): StatsGroup[] {
     for (const row of eventRows(e)) {
       if (!q.kinds.has(row.kind)) continue;
       const time = q.interval ? bucketStart(e.start_timestamp, q.interval, q.zone) : 0;
-      const value = (k: string) => (k === 'time' ? zonedIso(time, q.zone) : row[k as 'flow_id' | 'source_id' | 'recipient_id'] || null);
+      const value = (k: string) =>
+        k === 'time' ? zonedIso(time, q.zone) : row[k as 'flow_id' | 'source_id' | 'recipient_id'] || null;
       const id = JSON.stringify(q.groupBy.map(value));
       let g = groups.get(id);
       if (!g) groups.set(id, (g = newGroup(Object.fromEntries(q.groupBy.map((k) => [k, value(k)])), time)));
@@ -78,7 +121,8 @@ function fromEvents(all: readonly StoredEvent[], q: StatsQuery): StatsGroup[] {
   return [...groups.values()];
 }
 
-const query = (params: Record<string, string>): StatsQuery => parseStatsQuery(new URLSearchParams(params), ZONE, FROM)._unsafeUnwrap();
+const query = (params: Record<string, string>): StatsQuery =>
+  parseStatsQuery(new URLSearchParams(params), ZONE, FROM)._unsafeUnwrap();
 
 describe('groupRollupCells', () => {
   const cells = cellsOf(events);
@@ -94,7 +138,9 @@ describe('groupRollupCells', () => {
   ])('makes the rows the events make: %j', (params) => {
     const q = query(params);
     // What a store answers: the range's cells of the query's kinds.
-    const inRange = cells.filter((c) => Date.parse(c.hour) >= q.start && Date.parse(c.hour) < q.end && q.kinds.has(c.kind));
+    const inRange = cells.filter(
+      (c) => Date.parse(c.hour) >= q.start && Date.parse(c.hour) < q.end && q.kinds.has(c.kind),
+    );
     const rows = groupRows(groupRollupCells(inRange, q) ?? [], q.groupBy);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows).toEqual(groupRows(fromEvents(events, q), q.groupBy));
@@ -102,7 +148,13 @@ describe('groupRollupCells', () => {
 
   it('groups cells without an ID (source-side kinds have no recipient) as null', () => {
     const q = query({ type: 'source', group_by: 'recipient_id', start: '2026-03-07', end: '2026-03-10' });
-    const rows = groupRows(groupRollupCells(cells.filter((c) => q.kinds.has(c.kind)), q) ?? [], q.groupBy);
+    const rows = groupRows(
+      groupRollupCells(
+        cells.filter((c) => q.kinds.has(c.kind)),
+        q,
+      ) ?? [],
+      q.groupBy,
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ recipient_id: null, 'recipient-submitted': 0 });
     expect(rows[0]?.['source-submitted']).toBe(events.filter((e) => e.type === 'source').length);
@@ -110,8 +162,20 @@ describe('groupRollupCells', () => {
 
   it('#18.7 answers a half-hour zone from cells unless an interval boundary falls inside a stored hour', () => {
     const cell = (hour: string): RollupRow => ({
-      account_id: ACCOUNT, hour, flow_id: FLOWS[0] as string, source_id: SOURCES[0] as string, recipient_id: '', step_id: '', kind: 'source',
-      outcome: 'success', category: '', stage: '', count: 1, cost: 0, revenue: 0, purchase_price: 0,
+      account_id: ACCOUNT,
+      hour,
+      flow_id: FLOWS[0] as string,
+      source_id: SOURCES[0] as string,
+      recipient_id: '',
+      step_id: '',
+      kind: 'source',
+      outcome: 'success',
+      category: '',
+      stage: '',
+      count: 1,
+      cost: 0,
+      revenue: 0,
+      purchase_price: 0,
     });
     const q = query({ interval: 'daily', timezone: 'Asia/Kolkata', start: '2026-03-07', end: '2026-03-10' });
     // Midnight in Kolkata is 18:30Z: the hour from 17:00Z is inside one day, the hour from 18:00Z is not.

@@ -2,7 +2,14 @@ import type { RollupCounts, RollupKind } from '../ports/rollups';
 import { PING_WON } from './cells';
 
 /** The kinds with the four counters submitted, success, failure, error (spec "Event statistics row"). */
-export const COUNTED_KINDS = ['source', 'recipient', 'return-received', 'return-sent', 'conversion-received', 'conversion-sent'] as const;
+export const COUNTED_KINDS = [
+  'source',
+  'recipient',
+  'return-received',
+  'return-sent',
+  'conversion-received',
+  'conversion-sent',
+] as const;
 
 /** One statistics row: its group keys, then counters and figures. */
 export type StatsRow = Record<string, string | number | null>;
@@ -25,7 +32,10 @@ export function newGroup(keys: Record<string, string | null>, at = 0): StatsGrou
 }
 
 /** Adds one rollup cell (or the rows of one event) to a group. */
-export function addToGroup(group: StatsGroup, cell: { kind: RollupKind; outcome: string; stage: string } & Pick<RollupCounts, 'count' | 'cost' | 'revenue'>): void {
+export function addToGroup(
+  group: StatsGroup,
+  cell: { kind: RollupKind; outcome: string; stage: string } & Pick<RollupCounts, 'count' | 'cost' | 'revenue'>,
+): void {
   let byOutcome = group.counts.get(cell.kind);
   if (!byOutcome) group.counts.set(cell.kind, (byOutcome = new Map()));
   const tally = byOutcome.get(cell.outcome);
@@ -33,7 +43,8 @@ export function addToGroup(group: StatsGroup, cell: { kind: RollupKind; outcome:
   else byOutcome.set(cell.outcome, { n: cell.count });
   group.cost += cell.cost;
   group.revenue += cell.revenue;
-  if (cell.kind === 'conversion-received' && cell.outcome === 'success' && cell.stage !== '') group.stages.set(cell.stage, (group.stages.get(cell.stage) ?? 0) + cell.count);
+  if (cell.kind === 'conversion-received' && cell.outcome === 'success' && cell.stage !== '')
+    group.stages.set(cell.stage, (group.stages.get(cell.stage) ?? 0) + cell.count);
 }
 
 const cents = (n: number): number => Math.round(n * 100) / 100;
@@ -41,7 +52,13 @@ const ratio = (a: number, b: number): number => (b === 0 ? 0 : Math.round((a / b
 const moneyRatio = (a: number, b: number): number => (b === 0 ? 0 : cents(a / b));
 
 // Column names made once: a statistics answer can have thousands of rows.
-const KIND_COLUMNS = COUNTED_KINDS.map((kind) => ({ kind, submitted: `${kind}-submitted`, success: `${kind}-success`, failure: `${kind}-failure`, error: `${kind}-error` }));
+const KIND_COLUMNS = COUNTED_KINDS.map((kind) => ({
+  kind,
+  submitted: `${kind}-submitted`,
+  success: `${kind}-success`,
+  failure: `${kind}-failure`,
+  error: `${kind}-error`,
+}));
 
 /**
  * The counters and figures of a group. Semantics (the spec names them only):

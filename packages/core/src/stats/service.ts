@@ -54,9 +54,16 @@ const PAGE = 1000;
 const HOUR = 3_600_000;
 
 const text = (v: unknown): string | null =>
-  v === undefined || v === null ? null : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+  v === undefined || v === null
+    ? null
+    : typeof v === 'string'
+      ? v
+      : typeof v === 'number' || typeof v === 'boolean'
+        ? String(v)
+        : JSON.stringify(v);
 
-const at = (o: unknown, key: string): unknown => (o && typeof o === 'object' ? (o as Record<string, unknown>)[key] : undefined);
+const at = (o: unknown, key: string): unknown =>
+  o && typeof o === 'object' ? (o as Record<string, unknown>)[key] : undefined;
 
 /** A lead field of an event: a dotted path on its vars (`lead.state`), or a bare name among the lead's and appended fields. */
 export function fieldValue(event: StoredEvent, path: string): string | null {
@@ -96,7 +103,12 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
       const time = q.interval ? bucketStart(event.start_timestamp, q.interval, q.zone) : 0;
       let id = '';
       for (const k of q.groupBy) {
-        const v = k === 'time' ? String(time) : k === 'flow_id' || k === 'source_id' || k === 'recipient_id' ? row[k] : fieldValue(event, k);
+        const v =
+          k === 'time'
+            ? String(time)
+            : k === 'flow_id' || k === 'source_id' || k === 'recipient_id'
+              ? row[k]
+              : fieldValue(event, k);
         id += `${v ?? '\u0001'}\u0000`;
       }
       let g = groups.get(id);
@@ -119,13 +131,19 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
         return groups ? okAsync(result(q, groups, 'rollups')) : fromEvents(principal, q, signal);
       });
 
-  const fromEvents = (principal: Principal, q: StatsQuery, signal?: AbortSignal): ResultAsync<StatsResult, LeadrouteError> => {
+  const fromEvents = (
+    principal: Principal,
+    q: StatsQuery,
+    signal?: AbortSignal,
+  ): ResultAsync<StatsResult, LeadrouteError> => {
     const g = groupsOf(q);
     const filter = q.rules.length > 0 ? compileRules(q.rules, 'and') : undefined;
     const now = clock.now();
     const env = { now, timeZone: principal.account.time_zone };
     // Pings are won by posts: with pings counted, source events are read for their wins.
-    const types = [...new Set([...q.kinds, ...(q.kinds.has('ping') ? (['source'] as const) : [])].map((k) => EVENT_TYPES[k]))];
+    const types = [
+      ...new Set([...q.kinds, ...(q.kinds.has('ping') ? (['source'] as const) : [])].map((k) => EVENT_TYPES[k])),
+    ];
     const run = async (): Promise<StatsResult> => {
       let after: string | undefined;
       for (;;) {
@@ -135,7 +153,16 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
           await new Promise(setImmediate);
           if (signal.aborted) throw errors.aborted();
         }
-        const page = await storage.events.query({ account_id: principal.account.id, start: q.start, end: q.end, types, live_at: isoTime(now), sort: 'asc', limit: PAGE, ...(after ? { after_id: after } : {}) });
+        const page = await storage.events.query({
+          account_id: principal.account.id,
+          start: q.start,
+          end: q.end,
+          types,
+          live_at: isoTime(now),
+          sort: 'asc',
+          limit: PAGE,
+          ...(after ? { after_id: after } : {}),
+        });
         if (page.isErr()) throw page.error;
         for (const event of page.value) {
           if (filter && !filter(event as unknown as Record<string, unknown>, env).pass) continue;
@@ -152,7 +179,11 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
         after = last.id;
       }
     };
-    return ResultAsync.fromPromise(run(), (e) => (e && typeof e === 'object' && 'type' in e ? (e as LeadrouteError) : errors.storageFailure('Cannot read events for statistics.', e)));
+    return ResultAsync.fromPromise(run(), (e) =>
+      e && typeof e === 'object' && 'type' in e
+        ? (e as LeadrouteError)
+        : errors.storageFailure('Cannot read events for statistics.', e),
+    );
   };
 
   return {
@@ -163,7 +194,8 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
       const fieldGroups = q.groupBy.some((k) => !(ROLLUP_KEYS as readonly string[]).includes(k));
       // Whether the zone's intervals split a stored hour is asked of the stored hours (in
       // groupRollupCells), not of every hour in the range: the cost follows the data.
-      const needsEvents = fieldGroups || q.rules.length > 0 || q.interval === 'minutely' || q.start % HOUR !== 0 || q.end % HOUR !== 0;
+      const needsEvents =
+        fieldGroups || q.rules.length > 0 || q.interval === 'minutely' || q.start % HOUR !== 0 || q.end % HOUR !== 0;
       return needsEvents ? fromEvents(principal, q, options.signal) : fromRollups(principal, q, options.signal);
     },
   };

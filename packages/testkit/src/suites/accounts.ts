@@ -65,7 +65,9 @@ export const accountStoreSuite: Suite = {
         await storage.accounts.insert(b);
         const key = anApiKey(a.id);
         await storage.accounts.insertKey(key);
-        expect((await storage.accounts.insertKey({ ...key, account_id: b.id }))._unsafeUnwrapErr().type).toBe('Conflict');
+        expect((await storage.accounts.insertKey({ ...key, account_id: b.id }))._unsafeUnwrapErr().type).toBe(
+          'Conflict',
+        );
         expect((await storage.accounts.findKey(key.hash))._unsafeUnwrap()?.account_id).toBe(a.id);
       },
     },

@@ -33,7 +33,10 @@ export const alertStoreSuite: Suite = {
         (read?.data as Record<string, number>).rate = 0;
         expect((await storage.alerts.get(alert.key))._unsafeUnwrap()?.data.rate).toBe(0.6);
         (await storage.alerts.put({ ...alert, severity: 'critical', data: { rate: 0.95, total: 41 } }))._unsafeUnwrap();
-        expect((await storage.alerts.get(alert.key))._unsafeUnwrap()).toMatchObject({ severity: 'critical', data: { rate: 0.95, total: 41 } });
+        expect((await storage.alerts.get(alert.key))._unsafeUnwrap()).toMatchObject({
+          severity: 'critical',
+          data: { rate: 0.95, total: 41 },
+        });
         expect((await storage.alerts.get('recipient-failure:nobody:nothing'))._unsafeUnwrap()).toBeUndefined();
       },
     },
@@ -68,16 +71,36 @@ export const alertStoreSuite: Suite = {
         await storage.alerts.addActivity(anEntry(anAlert(alert.account_id), '2026-01-15T16:30:00.000Z'));
         await storage.alerts.addActivity({ ...anEntry(alert, '2026-01-15T16:30:00.000Z'), account_id: anAccount().id });
         const page = (q: object) =>
-          storage.alerts.activity({ account_id: alert.account_id, key: alert.key, customerOnly: false, limit: 10, ...q }).map((es) => es.map((e) => e.id));
+          storage.alerts
+            .activity({ account_id: alert.account_id, key: alert.key, customerOnly: false, limit: 10, ...q })
+            .map((es) => es.map((e) => e.id));
         expect((await page({}))._unsafeUnwrap()).toEqual([e4.id, e3.id, e2.id, e1.id]);
         // Entries come back exactly as stored.
-        expect((await storage.alerts.activity({ account_id: alert.account_id, key: alert.key, customerOnly: false, limit: 1 }))._unsafeUnwrap()).toEqual([e4]);
+        expect(
+          (
+            await storage.alerts.activity({
+              account_id: alert.account_id,
+              key: alert.key,
+              customerOnly: false,
+              limit: 1,
+            })
+          )._unsafeUnwrap(),
+        ).toEqual([e4]);
         expect((await page({ limit: 2 }))._unsafeUnwrap()).toEqual([e4.id, e3.id]);
         expect((await page({ before: { at: e3.at, id: e3.id } }))._unsafeUnwrap()).toEqual([e2.id, e1.id]);
         expect((await page({ before: { at: '2026-01-15T16:00:00.000Z' } }))._unsafeUnwrap()).toEqual([e1.id]);
         expect((await page({ kind: 'severity_change' }))._unsafeUnwrap()).toEqual([e2.id]);
         expect((await page({ customerOnly: true }))._unsafeUnwrap()).toEqual([e3.id, e2.id, e1.id]);
-        expect((await storage.alerts.activity({ account_id: anAccount().id, key: alert.key, customerOnly: false, limit: 10 }))._unsafeUnwrap()).toEqual([]);
+        expect(
+          (
+            await storage.alerts.activity({
+              account_id: anAccount().id,
+              key: alert.key,
+              customerOnly: false,
+              limit: 10,
+            })
+          )._unsafeUnwrap(),
+        ).toEqual([]);
       },
     },
     {
@@ -89,7 +112,9 @@ export const alertStoreSuite: Suite = {
         await storage.alerts.setSettings(account, { enabled: false, email_to: ['a@example.com'] });
         await storage.alerts.setSettings(account, { email_to: ['b@example.com'] });
         expect((await storage.alerts.getSettings(account))._unsafeUnwrap()).toEqual({ email_to: ['b@example.com'] });
-        expect((await storage.alerts.getSettings('platform'))._unsafeUnwrap()).toEqual({ types: { 'no-leads': { zero_run_hours: 3 } } });
+        expect((await storage.alerts.getSettings('platform'))._unsafeUnwrap()).toEqual({
+          types: { 'no-leads': { zero_run_hours: 3 } },
+        });
       },
     },
     {
@@ -97,10 +122,16 @@ export const alertStoreSuite: Suite = {
       async run({ storage }) {
         const a = anAccount().id;
         const source = freshId();
-        const results = await Promise.all(Array.from({ length: 10 }, () => storage.alerts.markSourceSeen(a, source, '2026-01-15T15:00:00.000Z')));
+        const results = await Promise.all(
+          Array.from({ length: 10 }, () => storage.alerts.markSourceSeen(a, source, '2026-01-15T15:00:00.000Z')),
+        );
         expect(results.map((r) => r._unsafeUnwrap()).filter(Boolean)).toHaveLength(1);
-        expect((await storage.alerts.markSourceSeen(a, source, '2026-01-16T15:00:00.000Z'))._unsafeUnwrap()).toBe(false);
-        expect((await storage.alerts.markSourceSeen(anAccount().id, source, '2026-01-15T15:00:00.000Z'))._unsafeUnwrap()).toBe(true);
+        expect((await storage.alerts.markSourceSeen(a, source, '2026-01-16T15:00:00.000Z'))._unsafeUnwrap()).toBe(
+          false,
+        );
+        expect(
+          (await storage.alerts.markSourceSeen(anAccount().id, source, '2026-01-15T15:00:00.000Z'))._unsafeUnwrap(),
+        ).toBe(true);
       },
     },
     {
@@ -108,7 +139,9 @@ export const alertStoreSuite: Suite = {
       async run({ storage }) {
         const name = `alerts:${anAccount().id}`;
         const t = (m: number) => new Date(Date.UTC(2026, 0, 15, 15, m)).toISOString();
-        const first = await Promise.all(['p1', 'p2', 'p3'].map((owner) => storage.alerts.tryLease(name, owner, t(0), t(5))));
+        const first = await Promise.all(
+          ['p1', 'p2', 'p3'].map((owner) => storage.alerts.tryLease(name, owner, t(0), t(5))),
+        );
         const winners = first.map((r) => r._unsafeUnwrap());
         expect(winners.filter(Boolean)).toHaveLength(1);
         const owner = ['p1', 'p2', 'p3'][winners.indexOf(true)] as string;

@@ -12,7 +12,10 @@ export const aliasStoreSuite: Suite = {
         const alias = anAlias(anAccount().id, freshId());
         expect((await storage.aliases.insert(alias)).isOk()).toBe(true);
         expect((await storage.aliases.get(alias.id))._unsafeUnwrap()).toEqual(alias);
-        expect(await raw.alias(alias.id)).toMatchObject({ entity_alias: alias.entity_alias, account_id: alias.account_id });
+        expect(await raw.alias(alias.id)).toMatchObject({
+          entity_alias: alias.entity_alias,
+          account_id: alias.account_id,
+        });
       },
     },
     {
@@ -23,7 +26,10 @@ export const aliasStoreSuite: Suite = {
         const x = anAlias(anAccount().id, freshId(), { entity_alias: 'X' });
         const b = anAlias(mine, freshId(), { entity_alias: 'B' });
         for (const alias of [b, x, a]) await storage.aliases.insert(alias);
-        expect((await storage.aliases.listByAccount(mine))._unsafeUnwrap().map((l) => l.entity_alias)).toEqual(['A', 'B']);
+        expect((await storage.aliases.listByAccount(mine))._unsafeUnwrap().map((l) => l.entity_alias)).toEqual([
+          'A',
+          'B',
+        ]);
       },
     },
     {

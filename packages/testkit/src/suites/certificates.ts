@@ -30,8 +30,12 @@ export const certificateStoreSuite: Suite = {
       async run({ storage }) {
         const c = aCertificate();
         await storage.certificates.insert(c);
-        expect((await storage.certificates.insert(aCertificate({ id: c.id })))._unsafeUnwrapErr().type).toBe('Conflict');
-        expect((await storage.certificates.insert(aCertificate({ ping_token: c.ping_token })))._unsafeUnwrapErr().type).toBe('Conflict');
+        expect((await storage.certificates.insert(aCertificate({ id: c.id })))._unsafeUnwrapErr().type).toBe(
+          'Conflict',
+        );
+        expect(
+          (await storage.certificates.insert(aCertificate({ ping_token: c.ping_token })))._unsafeUnwrapErr().type,
+        ).toBe('Conflict');
       },
     },
     {
@@ -45,7 +49,11 @@ export const certificateStoreSuite: Suite = {
         expect(claimed).toEqual({ ...c, claims: [first], expires_at: '2026-04-16T00:00:00.000Z' });
         // An earlier expiry never shortens the certificate's life.
         await storage.certificates.claim(c.id, second, '2026-01-17T00:00:00.000Z');
-        expect((await storage.certificates.get(c.id))._unsafeUnwrap()).toEqual({ ...c, claims: [first, second], expires_at: '2026-04-16T00:00:00.000Z' });
+        expect((await storage.certificates.get(c.id))._unsafeUnwrap()).toEqual({
+          ...c,
+          claims: [first, second],
+          expires_at: '2026-04-16T00:00:00.000Z',
+        });
         expect((await storage.certificates.claim(newCertificateId(), first, first.at))._unsafeUnwrap()).toBeUndefined();
       },
     },
@@ -54,7 +62,9 @@ export const certificateStoreSuite: Suite = {
       async run({ storage }) {
         const c = aCertificate();
         await storage.certificates.insert(c);
-        const got = (await storage.certificates.get(c.id))._unsafeUnwrap() as unknown as { client: { geo: { subdivisions: string[] } } };
+        const got = (await storage.certificates.get(c.id))._unsafeUnwrap() as unknown as {
+          client: { geo: { subdivisions: string[] } };
+        };
         got.client.geo.subdivisions.push('CA');
         expect((await storage.certificates.get(c.id))._unsafeUnwrap()).toEqual(c);
       },

@@ -9,16 +9,32 @@ export const entityStoreSuite: Suite = {
     {
       name: 'stores an entity and reads every field back',
       async run({ storage, raw }) {
-        const entity = anEntity(anAccount().id, { see: freshId(), deprecated: true, module_ids: ['platform-a.outbound.b', 'platform-c.inbound.feedback'] });
+        const entity = anEntity(anAccount().id, {
+          see: freshId(),
+          deprecated: true,
+          module_ids: ['platform-a.outbound.b', 'platform-c.inbound.feedback'],
+        });
         expect((await storage.entities.insert(entity)).isOk()).toBe(true);
         expect((await storage.entities.get(entity.id))._unsafeUnwrap()).toEqual(entity);
-        expect(await raw.entity(entity.id)).toMatchObject({ name: entity.name, owner_account_id: entity.owner_account_id });
+        expect(await raw.entity(entity.id)).toMatchObject({
+          name: entity.name,
+          owner_account_id: entity.owner_account_id,
+        });
       },
     },
     {
       name: 'keeps nulls and empty arrays as they are',
       async run({ storage }) {
-        const entity = anEntity(anAccount().id, { flow_ids: [], module_ids: [], logo_url: null, website: null, time_zone: null, field_suffix: null, recipient: null, source: 'seller' });
+        const entity = anEntity(anAccount().id, {
+          flow_ids: [],
+          module_ids: [],
+          logo_url: null,
+          website: null,
+          time_zone: null,
+          field_suffix: null,
+          recipient: null,
+          source: 'seller',
+        });
         await storage.entities.insert(entity);
         expect((await storage.entities.get(entity.id))._unsafeUnwrap()).toEqual(entity);
       },
@@ -48,7 +64,13 @@ export const entityStoreSuite: Suite = {
       async run({ storage, raw }) {
         const entity = anEntity(anAccount().id);
         await storage.entities.insert(entity);
-        const changed = { ...entity, name: 'Renamed', deprecated: true, flow_ids: [], updated_at: new Date(Date.UTC(2027, 0, 1)).toISOString() };
+        const changed = {
+          ...entity,
+          name: 'Renamed',
+          deprecated: true,
+          flow_ids: [],
+          updated_at: new Date(Date.UTC(2027, 0, 1)).toISOString(),
+        };
         expect((await storage.entities.update(changed)).isOk()).toBe(true);
         expect((await storage.entities.get(entity.id))._unsafeUnwrap()).toEqual(changed);
         expect(await raw.entity(entity.id)).toMatchObject({ name: 'Renamed', deprecated: true });
@@ -69,7 +91,10 @@ export const entityStoreSuite: Suite = {
         // Compared with a snapshot: a store handing out the inserted object itself would change `entity` too.
         const before = structuredClone(entity);
         await storage.entities.insert(entity);
-        const got = (await storage.entities.get(entity.id))._unsafeUnwrap() as unknown as { name: string; flow_ids: string[] };
+        const got = (await storage.entities.get(entity.id))._unsafeUnwrap() as unknown as {
+          name: string;
+          flow_ids: string[];
+        };
         got.name = 'Mutated';
         got.flow_ids.push(freshId());
         expect((await storage.entities.get(entity.id))._unsafeUnwrap()).toEqual(before);

@@ -20,7 +20,13 @@ export const eventStoreSuite: Suite = {
       async run({ storage, raw }) {
         const event = anEvent(anAccount().id, {
           acceptance_criteria: { outcome: 'success', reason: '' },
-          transactions: [{ request: { method: 'POST', version: '1.1', headers: { a: 'b' }, body: '{}', timestamp: 1 }, response: null, ms: 4 }],
+          transactions: [
+            {
+              request: { method: 'POST', version: '1.1', headers: { a: 'b' }, body: '{}', timestamp: 1 },
+              response: null,
+              ms: 4,
+            },
+          ],
           feedback: { type: 'return', reason: 'bad', occurred_at: LIVE, event_id: freshId() },
         });
         await seed(storage, [event]);
@@ -33,15 +39,29 @@ export const eventStoreSuite: Suite = {
       name: "pages one account's events by ID in both directions",
       async run({ storage }) {
         const account = anAccount().id;
-        const mine = await seed(storage, [anEvent(account), anEvent(anAccount().id), anEvent(account), anEvent(account), anEvent(account)]);
+        const mine = await seed(storage, [
+          anEvent(account),
+          anEvent(anAccount().id),
+          anEvent(account),
+          anEvent(account),
+          anEvent(account),
+        ]);
         const ids = mine.filter((e) => e.account_id === account).map((e) => e.id);
         const desc = (await storage.events.query({ ...base, account_id: account }))._unsafeUnwrap().map((e) => e.id);
         expect(desc).toEqual([...ids].reverse());
-        const asc = (await storage.events.query({ ...base, account_id: account, sort: 'asc', limit: 2 }))._unsafeUnwrap().map((e) => e.id);
+        const asc = (await storage.events.query({ ...base, account_id: account, sort: 'asc', limit: 2 }))
+          ._unsafeUnwrap()
+          .map((e) => e.id);
         expect(asc).toEqual(ids.slice(0, 2));
-        const after = (await storage.events.query({ ...base, account_id: account, sort: 'asc', after_id: ids[1] as string }))._unsafeUnwrap().map((e) => e.id);
+        const after = (
+          await storage.events.query({ ...base, account_id: account, sort: 'asc', after_id: ids[1] as string })
+        )
+          ._unsafeUnwrap()
+          .map((e) => e.id);
         expect(after).toEqual(ids.slice(2));
-        const before = (await storage.events.query({ ...base, account_id: account, before_id: ids[2] as string }))._unsafeUnwrap().map((e) => e.id);
+        const before = (await storage.events.query({ ...base, account_id: account, before_id: ids[2] as string }))
+          ._unsafeUnwrap()
+          .map((e) => e.id);
         expect(before).toEqual([ids[1], ids[0]]);
       },
     },
@@ -57,7 +77,8 @@ export const eventStoreSuite: Suite = {
           anEvent(account, { start_timestamp: 3000, type: 'recipient' }),
           anEvent(account, { start_timestamp: 4000, type: 'ping', expires_at: '2025-12-31T00:00:00.000Z' }),
         ]);
-        const q = (extra: object) => storage.events.query({ ...base, account_id: account, ...extra }).map((r) => r.map((e) => e.id));
+        const q = (extra: object) =>
+          storage.events.query({ ...base, account_id: account, ...extra }).map((r) => r.map((e) => e.id));
         expect((await q({ start: 2000, end: 4000 }))._unsafeUnwrap()).toEqual([c?.id, b?.id]);
         expect((await q({ types: ['source', 'ping'] }))._unsafeUnwrap()).toEqual([a?.id]);
         expect((await q({ lead_id: lead }))._unsafeUnwrap()).toEqual([b?.id, a?.id]);
@@ -76,10 +97,16 @@ export const eventStoreSuite: Suite = {
           anEvent(anAccount().id),
           anEvent(anAccount().id, { key: `${ref}-2` }),
         ]);
-        const found = (await storage.events.findByReference({ reference: ref, live_at: LIVE }))._unsafeUnwrap().map((e) => e.id);
+        const found = (await storage.events.findByReference({ reference: ref, live_at: LIVE }))
+          ._unsafeUnwrap()
+          .map((e) => e.id);
         expect(found.sort()).toEqual([first?.id, second?.id].sort());
-        expect((await storage.events.findByReference({ reference: 'nothing', live_at: LIVE }))._unsafeUnwrap()).toEqual([]);
-        expect((await storage.events.findByReference({ reference: ref.toLowerCase(), live_at: LIVE }))._unsafeUnwrap()).toEqual([]);
+        expect((await storage.events.findByReference({ reference: 'nothing', live_at: LIVE }))._unsafeUnwrap()).toEqual(
+          [],
+        );
+        expect(
+          (await storage.events.findByReference({ reference: ref.toLowerCase(), live_at: LIVE }))._unsafeUnwrap(),
+        ).toEqual([]);
       },
     },
     {
@@ -95,7 +122,10 @@ export const eventStoreSuite: Suite = {
           anEvent(anAccount().id, { key: `${ref}-other`, recipient_id: buyerA }),
         ]);
         const scoped = async (recipient_id: string) =>
-          (await storage.events.findByReference({ reference: ref, recipient_id, live_at: LIVE }))._unsafeUnwrap().map((e) => e.id).sort();
+          (await storage.events.findByReference({ reference: ref, recipient_id, live_at: LIVE }))
+            ._unsafeUnwrap()
+            .map((e) => e.id)
+            .sort();
         expect(await scoped(buyerA)).toEqual([ofA?.id, alsoA?.id].sort());
         expect(await scoped(buyerB)).toEqual([ofB?.id]);
         expect(await scoped(freshId())).toEqual([]);
@@ -107,11 +137,18 @@ export const eventStoreSuite: Suite = {
       name: 'purges events past retention',
       async run({ storage }) {
         const account = anAccount().id;
-        const [old, live] = await seed(storage, [anEvent(account, { expires_at: '2025-06-01T00:00:00.000Z', key: 'OLD-REF' }), anEvent(account)]);
+        const [old, live] = await seed(storage, [
+          anEvent(account, { expires_at: '2025-06-01T00:00:00.000Z', key: 'OLD-REF' }),
+          anEvent(account),
+        ]);
         expect((await storage.events.purgeExpired('2025-07-01T00:00:00.000Z'))._unsafeUnwrap()).toBe(1);
         expect((await storage.events.get(old?.id as string))._unsafeUnwrap()).toBeUndefined();
         expect((await storage.events.get(live?.id as string))._unsafeUnwrap()).toEqual(live);
-        expect((await storage.events.findByReference({ reference: 'OLD-REF', live_at: '2020-01-01T00:00:00.000Z' }))._unsafeUnwrap()).toEqual([]);
+        expect(
+          (
+            await storage.events.findByReference({ reference: 'OLD-REF', live_at: '2020-01-01T00:00:00.000Z' })
+          )._unsafeUnwrap(),
+        ).toEqual([]);
       },
     },
   ],

@@ -4,7 +4,13 @@ import { anAccount, freshId } from '../fixtures';
 import type { Suite } from '../harness';
 import { anExport } from '../records';
 
-const USER = { id: 'a'.repeat(24), first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', sso_id: 'sso-1' };
+const USER = {
+  id: 'a'.repeat(24),
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada@example.com',
+  sso_id: 'sso-1',
+};
 
 const LIVE = '2026-03-02T00:00:00.000Z';
 
@@ -38,7 +44,9 @@ export const exportStoreSuite: Suite = {
         const other = anExport(anAccount().id);
         for (const e of [a, b, c, d, expired, other]) (await storage.exports.insert(e as StoredExport))._unsafeUnwrap();
         const ids = async (q: { before_id?: string; after_id?: string; limit?: number }) =>
-          (await storage.exports.list({ account_id: account, live_at: LIVE, limit: q.limit ?? 100, ...q }))._unsafeUnwrap().map((e) => e.id);
+          (await storage.exports.list({ account_id: account, live_at: LIVE, limit: q.limit ?? 100, ...q }))
+            ._unsafeUnwrap()
+            .map((e) => e.id);
         expect(await ids({})).toEqual([d?.id, c?.id, b?.id, a?.id]);
         expect(await ids({ limit: 2 })).toEqual([d?.id, c?.id]);
         expect(await ids({ before_id: c?.id as string })).toEqual([b?.id, a?.id]);
@@ -52,8 +60,23 @@ export const exportStoreSuite: Suite = {
         const exp = anExport(anAccount().id);
         (await storage.exports.insert(exp))._unsafeUnwrap();
         (await storage.exports.update(exp.id, { status: 'processing', exported_docs: 500 }))._unsafeUnwrap();
-        const done = (await storage.exports.update(exp.id, { status: 'truncated', exported_docs: 1000, file_key: 'k.csv', file_name: 'f.csv', reason: { message: 'limit' } }))._unsafeUnwrap();
-        expect(done).toEqual({ ...exp, status: 'truncated', exported_docs: 1000, file_key: 'k.csv', file_name: 'f.csv', reason: { message: 'limit' } });
+        const done = (
+          await storage.exports.update(exp.id, {
+            status: 'truncated',
+            exported_docs: 1000,
+            file_key: 'k.csv',
+            file_name: 'f.csv',
+            reason: { message: 'limit' },
+          })
+        )._unsafeUnwrap();
+        expect(done).toEqual({
+          ...exp,
+          status: 'truncated',
+          exported_docs: 1000,
+          file_key: 'k.csv',
+          file_name: 'f.csv',
+          reason: { message: 'limit' },
+        });
         expect((await storage.exports.get(exp.id))._unsafeUnwrap()).toEqual(done);
         expect((await storage.exports.update(freshId(), { status: 'error' }))._unsafeUnwrap()).toBeUndefined();
       },
@@ -64,7 +87,9 @@ export const exportStoreSuite: Suite = {
         const exp = anExport(anAccount().id);
         (await storage.exports.insert(exp))._unsafeUnwrap();
         const at = (i: number) => `2026-03-02T00:00:${String(i).padStart(2, '0')}.000Z`;
-        const added = await Promise.all(Array.from({ length: 10 }, (_, i) => storage.exports.addDownload(exp.id, { at: at(i), user: USER })));
+        const added = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => storage.exports.addDownload(exp.id, { at: at(i), user: USER })),
+        );
         expect(added.map((r) => r._unsafeUnwrap())).toEqual(Array(10).fill(true));
         const downloads = (await storage.exports.get(exp.id))._unsafeUnwrap()?.downloads ?? [];
         expect(downloads.map((d) => d.at).sort()).toEqual(Array.from({ length: 10 }, (_, i) => at(i)));
@@ -77,7 +102,10 @@ export const exportStoreSuite: Suite = {
       async run({ storage }) {
         const exp = anExport(anAccount().id);
         (await storage.exports.insert(exp))._unsafeUnwrap();
-        const got = (await storage.exports.get(exp.id))._unsafeUnwrap() as unknown as { fields: string[]; downloads: unknown[] };
+        const got = (await storage.exports.get(exp.id))._unsafeUnwrap() as unknown as {
+          fields: string[];
+          downloads: unknown[];
+        };
         got.fields.push('x');
         got.downloads.push({});
         expect((await storage.exports.get(exp.id))._unsafeUnwrap()).toEqual(exp);

@@ -4,8 +4,10 @@ import type { FileStoreHarness } from '../types';
 
 export type { FileStoreHarness } from '../types';
 
-
-async function* chunks(parts: readonly (string | Uint8Array)[], failAfter?: number): AsyncIterable<string | Uint8Array> {
+async function* chunks(
+  parts: readonly (string | Uint8Array)[],
+  failAfter?: number,
+): AsyncIterable<string | Uint8Array> {
   let i = 0;
   for (const part of parts) {
     if (failAfter !== undefined && i++ === failAfter) throw new Error('the export failed mid-stream');
@@ -33,7 +35,8 @@ const CASES: readonly { name: string; run(store: FileStore): Promise<void> }[] =
       const expected = 'id,email\n1,"a,b"\nü,"x\n"""\n';
       expect(put.bytes).toBe(Buffer.byteLength(expected));
       expect(await text(store, key)).toBe(expected);
-      if (store.delivery === 'served') expect((await store.read(key))._unsafeUnwrap()?.contentType).toMatch(/^text\/csv/);
+      if (store.delivery === 'served')
+        expect((await store.read(key))._unsafeUnwrap()?.contentType).toMatch(/^text\/csv/);
     },
   },
   {

@@ -34,7 +34,9 @@ export const flowStoreSuite: Suite = {
         await storage.flows.insert(flow);
         const v2 = { ...flow, name: 'Renamed', version: 2 };
         expect((await storage.flows.update(v2, 1)).isOk()).toBe(true);
-        expect((await storage.flows.update({ ...flow, name: 'Stale', version: 2 }, 1))._unsafeUnwrapErr().type).toBe('Conflict');
+        expect((await storage.flows.update({ ...flow, name: 'Stale', version: 2 }, 1))._unsafeUnwrapErr().type).toBe(
+          'Conflict',
+        );
         expect((await storage.flows.get(flow.id))._unsafeUnwrap()).toEqual(v2);
       },
     },
@@ -43,11 +45,18 @@ export const flowStoreSuite: Suite = {
       async run({ storage }) {
         const flow = aFlow(anAccount().id);
         await storage.flows.insert(flow);
-        const results = await Promise.all(Array.from({ length: 8 }, (_, i) => storage.flows.update({ ...flow, name: `Editor ${i}`, version: 2 }, 1)));
+        const results = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => storage.flows.update({ ...flow, name: `Editor ${i}`, version: 2 }, 1)),
+        );
         const won = results.flatMap((r, i) => (r.isOk() ? [i] : []));
         expect(won).toHaveLength(1);
-        expect(results.filter((r) => r.isErr()).map((r) => r._unsafeUnwrapErr().type)).toEqual(Array(7).fill('Conflict'));
-        expect((await storage.flows.get(flow.id))._unsafeUnwrap()).toMatchObject({ name: `Editor ${won[0]}`, version: 2 });
+        expect(results.filter((r) => r.isErr()).map((r) => r._unsafeUnwrapErr().type)).toEqual(
+          Array(7).fill('Conflict'),
+        );
+        expect((await storage.flows.get(flow.id))._unsafeUnwrap()).toMatchObject({
+          name: `Editor ${won[0]}`,
+          version: 2,
+        });
       },
     },
     {

@@ -29,10 +29,16 @@ export const idempotencyStoreSuite: Suite = {
         expect(pending).toEqual({ claimed: false, record: { ...claim, answer: null } });
         const answer = { status: 201, body: { outcome: 'success', lead: { id: freshId() }, price: 1.5 } };
         (await storage.idempotency.complete(claim, answer))._unsafeUnwrap();
-        expect((await storage.idempotency.claim(claim, T0))._unsafeUnwrap()).toEqual({ claimed: false, record: { ...claim, answer } });
+        expect((await storage.idempotency.claim(claim, T0))._unsafeUnwrap()).toEqual({
+          claimed: false,
+          record: { ...claim, answer },
+        });
         // Releasing an answered key changes nothing: the answer is what every retry gets.
         (await storage.idempotency.release(claim))._unsafeUnwrap();
-        expect((await storage.idempotency.claim(claim, T0))._unsafeUnwrap()).toMatchObject({ claimed: false, record: { answer } });
+        expect((await storage.idempotency.claim(claim, T0))._unsafeUnwrap()).toMatchObject({
+          claimed: false,
+          record: { answer },
+        });
       },
     },
     {
@@ -40,8 +46,16 @@ export const idempotencyStoreSuite: Suite = {
       async run({ storage }) {
         const claim = aClaim();
         (await storage.idempotency.claim(claim, T0))._unsafeUnwrap();
-        for (const other of [{ account_id: freshId() }, { flow_id: freshId() }, { source_id: freshId() }, { key: `${claim.key}x` }])
-          expect((await storage.idempotency.claim({ ...claim, ...other }, T0))._unsafeUnwrap(), JSON.stringify(other)).toEqual({ claimed: true });
+        for (const other of [
+          { account_id: freshId() },
+          { flow_id: freshId() },
+          { source_id: freshId() },
+          { key: `${claim.key}x` },
+        ])
+          expect(
+            (await storage.idempotency.claim({ ...claim, ...other }, T0))._unsafeUnwrap(),
+            JSON.stringify(other),
+          ).toEqual({ claimed: true });
       },
     },
     {
@@ -58,13 +72,20 @@ export const idempotencyStoreSuite: Suite = {
         const claim = aClaim();
         (await storage.idempotency.claim(claim, T0))._unsafeUnwrap();
         (await storage.idempotency.release(claim))._unsafeUnwrap();
-        expect((await storage.idempotency.claim({ ...claim, fingerprint: 'f2' }, T0))._unsafeUnwrap()).toEqual({ claimed: true });
+        expect((await storage.idempotency.claim({ ...claim, fingerprint: 'f2' }, T0))._unsafeUnwrap()).toEqual({
+          claimed: true,
+        });
         (await storage.idempotency.complete(claim, { status: 201, body: {} }))._unsafeUnwrap();
         // At expires_at the key is free: a new first request claims it with its own fingerprint.
         const later = { ...claim, fingerprint: 'f3', created_at: DAY_LATER, expires_at: '2026-03-03T12:00:00.000Z' };
         expect((await storage.idempotency.claim(later, DAY_LATER))._unsafeUnwrap()).toEqual({ claimed: true });
-        expect((await storage.idempotency.claim(later, DAY_LATER))._unsafeUnwrap()).toEqual({ claimed: false, record: { ...later, answer: null } });
-        expect((await storage.idempotency.purgeExpired('2026-03-03T12:00:00.001Z'))._unsafeUnwrap()).toBeGreaterThanOrEqual(1);
+        expect((await storage.idempotency.claim(later, DAY_LATER))._unsafeUnwrap()).toEqual({
+          claimed: false,
+          record: { ...later, answer: null },
+        });
+        expect(
+          (await storage.idempotency.purgeExpired('2026-03-03T12:00:00.001Z'))._unsafeUnwrap(),
+        ).toBeGreaterThanOrEqual(1);
         expect((await storage.idempotency.claim(later, DAY_LATER))._unsafeUnwrap()).toEqual({ claimed: true });
       },
     },

@@ -17,7 +17,16 @@ import { jobStoreSuite } from './jobs';
 import type { Suite } from '../types';
 
 export { failingCases, type RawReader, runSuites, type Suite, type SuiteCase, type StorageHarness } from '../harness';
-export { accountStoreSuite, aliasStoreSuite, alertStoreSuite, certificateStoreSuite, entityStoreSuite, eventStoreSuite, exportStoreSuite, jobStoreSuite };
+export {
+  accountStoreSuite,
+  aliasStoreSuite,
+  alertStoreSuite,
+  certificateStoreSuite,
+  entityStoreSuite,
+  eventStoreSuite,
+  exportStoreSuite,
+  jobStoreSuite,
+};
 export { counterStoreSuite, credentialStoreSuite, flowStoreSuite, leadStoreSuite, rollupStoreSuite, searchIndexSuite };
 export { idempotencyStoreSuite };
 /** For adapters that offer the optional `storage.leadWrites`: `runSuites(name, setup, [leadWritesSuite])`. */

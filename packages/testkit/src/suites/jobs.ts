@@ -13,12 +13,26 @@ export const jobStoreSuite: Suite = {
       name: 'enqueues once per kind and ID, and hands a due job out under a lease with its payload',
       async run({ storage }) {
         const id = freshId();
-        expect((await storage.jobs.enqueue({ kind: 'export', id, dueAt: T0, payload: { n: 1 } }, T0))._unsafeUnwrap()).toEqual({ enqueued: true });
-        expect((await storage.jobs.enqueue({ kind: 'export', id, dueAt: T0 }, T0))._unsafeUnwrap()).toEqual({ enqueued: false });
+        expect(
+          (await storage.jobs.enqueue({ kind: 'export', id, dueAt: T0, payload: { n: 1 } }, T0))._unsafeUnwrap(),
+        ).toEqual({ enqueued: true });
+        expect((await storage.jobs.enqueue({ kind: 'export', id, dueAt: T0 }, T0))._unsafeUnwrap()).toEqual({
+          enqueued: false,
+        });
         const job = (await storage.jobs.claim('export', T0, LEASE))._unsafeUnwrap();
-        expect(job).toMatchObject({ kind: 'export', id, payload: { n: 1 }, state: 'pending', attempts: 1, leasedUntil: T0 + LEASE });
+        expect(job).toMatchObject({
+          kind: 'export',
+          id,
+          payload: { n: 1 },
+          state: 'pending',
+          attempts: 1,
+          leasedUntil: T0 + LEASE,
+        });
         expect(typeof job?.leaseId).toBe('string');
-        expect((await storage.jobs.get('export', id))._unsafeUnwrap()).toMatchObject({ leaseId: job?.leaseId, attempts: 1 });
+        expect((await storage.jobs.get('export', id))._unsafeUnwrap()).toMatchObject({
+          leaseId: job?.leaseId,
+          attempts: 1,
+        });
       },
     },
     {
@@ -55,7 +69,9 @@ export const jobStoreSuite: Suite = {
         expect((await storage.jobs.extend(ref1, T0 + 100_000, LEASE))._unsafeUnwrap()).toBe(false);
         expect((await storage.jobs.complete(ref1, T0 + 100_000))._unsafeUnwrap()).toBe(false);
         expect((await storage.jobs.fail(ref1, T0 + 100_000, 'late'))._unsafeUnwrap()).toBe(false);
-        expect((await storage.jobs.complete({ kind, id, leaseId: second?.leaseId as string }, T0 + 100_000))._unsafeUnwrap()).toBe(true);
+        expect(
+          (await storage.jobs.complete({ kind, id, leaseId: second?.leaseId as string }, T0 + 100_000))._unsafeUnwrap(),
+        ).toBe(true);
         expect((await storage.jobs.get(kind, id))._unsafeUnwrap()?.state).toBe('done');
       },
     },
@@ -75,12 +91,22 @@ export const jobStoreSuite: Suite = {
         expect((await storage.jobs.fail(ref(b), T0 + 1, 'broken'))._unsafeUnwrap()).toBe(true);
         expect((await storage.jobs.fail(ref(c), T0 + 1, 'try later', T0 + 5000))._unsafeUnwrap()).toBe(true);
         expect((await storage.jobs.get(kind, b))._unsafeUnwrap()).toMatchObject({ state: 'failed', error: 'broken' });
-        expect((await storage.jobs.get(kind, c))._unsafeUnwrap()).toMatchObject({ state: 'pending', error: 'try later', dueAt: T0 + 5000 });
+        expect((await storage.jobs.get(kind, c))._unsafeUnwrap()).toMatchObject({
+          state: 'pending',
+          error: 'try later',
+          dueAt: T0 + 5000,
+        });
         expect((await storage.jobs.get(kind, c))._unsafeUnwrap()?.leaseId).toBeUndefined();
         expect((await storage.jobs.claim(kind, T0 + 4999, LEASE))._unsafeUnwrap()).toBeUndefined();
-        expect((await storage.jobs.claim(kind, T0 + 5000, LEASE))._unsafeUnwrap()).toMatchObject({ id: c, attempts: 2 });
+        expect((await storage.jobs.claim(kind, T0 + 5000, LEASE))._unsafeUnwrap()).toMatchObject({
+          id: c,
+          attempts: 2,
+        });
         // Done and failed jobs are never handed out again; only c, whose lease ran out, is.
-        expect((await storage.jobs.claim(kind, T0 + 10 * LEASE, LEASE))._unsafeUnwrap()).toMatchObject({ id: c, attempts: 3 });
+        expect((await storage.jobs.claim(kind, T0 + 10 * LEASE, LEASE))._unsafeUnwrap()).toMatchObject({
+          id: c,
+          attempts: 3,
+        });
         expect((await storage.jobs.claim(kind, T0 + 10 * LEASE, LEASE))._unsafeUnwrap()).toBeUndefined();
       },
     },

@@ -62,7 +62,9 @@ export const counterStoreSuite: Suite = {
       name: 'never counts past the maximum, however many callers race',
       async run({ storage }) {
         const key = `cap:${freshId()}`;
-        const results = await Promise.all(Array.from({ length: 25 }, () => storage.counters.tryIncrement(key, 7, '2030-01-01T00:00:00.000Z')));
+        const results = await Promise.all(
+          Array.from({ length: 25 }, () => storage.counters.tryIncrement(key, 7, '2030-01-01T00:00:00.000Z')),
+        );
         expect(results.map((r) => r._unsafeUnwrap()).filter(Boolean)).toHaveLength(7);
         expect((await storage.counters.get(key))._unsafeUnwrap()).toBe(7);
       },

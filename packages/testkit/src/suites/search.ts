@@ -6,7 +6,16 @@ import { aSearchDocument } from '../records';
 
 const find = async (storage: Storage, accountId: string, text: string, extra: Partial<SearchIndexQuery> = {}) => {
   const parsed = parseSearchText(text);
-  return (await storage.search.search({ account_id: accountId, terms: parsed.terms, phrases: parsed.phrases, from: 0, limit: 100, ...extra }))._unsafeUnwrap();
+  return (
+    await storage.search.search({
+      account_id: accountId,
+      terms: parsed.terms,
+      phrases: parsed.phrases,
+      from: 0,
+      limit: 100,
+      ...extra,
+    })
+  )._unsafeUnwrap();
 };
 const ids = (page: { documents: SearchDocument[] }) => page.documents.map((d) => d.lead_id).sort();
 
@@ -18,7 +27,12 @@ export const searchIndexSuite: Suite = {
       name: 'matches every term by prefix (AND), whatever the case, across fields',
       async run({ storage }) {
         const account = anAccount().id;
-        const john = aSearchDocument(account, { first_name: 'John', last_name: 'Smith', city: 'Austin', email: 'jsmith@example.com' });
+        const john = aSearchDocument(account, {
+          first_name: 'John',
+          last_name: 'Smith',
+          city: 'Austin',
+          email: 'jsmith@example.com',
+        });
         const jane = aSearchDocument(account, { first_name: 'Jane', last_name: 'Smithers', city: 'Boston' });
         const bob = aSearchDocument(account, { first_name: 'Bob', last_name: 'Jones', city: 'Austin' });
         for (const d of [john, jane, bob]) (await storage.search.index(d))._unsafeUnwrap();
@@ -53,7 +67,9 @@ export const searchIndexSuite: Suite = {
         for (const d of [main, mainland, apart]) (await storage.search.index(d))._unsafeUnwrap();
         expect(ids(await find(storage, account, '"12 main street"'))).toEqual([main.lead_id]);
         expect(ids(await find(storage, account, '"main"'))).toEqual([main.lead_id, apart.lead_id].sort());
-        expect(ids(await find(storage, account, 'main'))).toEqual([main.lead_id, mainland.lead_id, apart.lead_id].sort());
+        expect(ids(await find(storage, account, 'main'))).toEqual(
+          [main.lead_id, mainland.lead_id, apart.lead_id].sort(),
+        );
       },
     },
     {
@@ -66,7 +82,11 @@ export const searchIndexSuite: Suite = {
         const asc = await find(storage, account, 'austin', { sort: { field: 'first_name', dir: 'asc' } });
         expect(asc.total).toBe(5);
         expect(asc.documents.map((d) => d.fields.first_name)).toEqual(['alma', 'Bea', 'Carla', 'dora', '']);
-        const desc = await find(storage, account, 'austin', { sort: { field: 'first_name', dir: 'desc' }, from: 1, limit: 2 });
+        const desc = await find(storage, account, 'austin', {
+          sort: { field: 'first_name', dir: 'desc' },
+          from: 1,
+          limit: 2,
+        });
         expect(desc.total).toBe(5);
         expect(desc.documents.map((d) => d.fields.first_name)).toEqual(['Carla', 'Bea']);
       },
@@ -79,8 +99,15 @@ export const searchIndexSuite: Suite = {
         const exact = aSearchDocument(account, { last_name: 'Ann' });
         const newer = aSearchDocument(account, { last_name: 'Annabel' });
         for (const d of [older, exact, newer]) (await storage.search.index(d))._unsafeUnwrap();
-        expect((await find(storage, account, 'ann')).documents.map((d) => d.lead_id)).toEqual([exact.lead_id, newer.lead_id]);
-        expect((await find(storage, account, 'an')).documents.map((d) => d.lead_id)).toEqual([newer.lead_id, exact.lead_id, older.lead_id]);
+        expect((await find(storage, account, 'ann')).documents.map((d) => d.lead_id)).toEqual([
+          exact.lead_id,
+          newer.lead_id,
+        ]);
+        expect((await find(storage, account, 'an')).documents.map((d) => d.lead_id)).toEqual([
+          newer.lead_id,
+          exact.lead_id,
+          older.lead_id,
+        ]);
       },
     },
     {

@@ -43,7 +43,10 @@ const ACTIVITY_PAGE: JsonSchema = {
         properties: {
           at: dateTime,
           kind: { type: 'string', enum: [...ACTIVITY_KINDS] },
-          actor: { type: 'object', properties: { type: { type: 'string' }, id: { type: 'string' }, name: { type: 'string' } } },
+          actor: {
+            type: 'object',
+            properties: { type: { type: 'string' }, id: { type: 'string' }, name: { type: 'string' } },
+          },
           visibility: { type: 'string', enum: ['customer', 'internal'] },
           source: { type: 'string', enum: ['ui', 'slack', 'api', 'collector'] },
           data: { type: ['object', 'null'] },
@@ -55,8 +58,21 @@ const ACTIVITY_PAGE: JsonSchema = {
 };
 
 const ACTIVITY_QUERY: QueryParamDoc[] = [
-  { name: 'before', description: "The previous page's next_before, or an ISO 8601 date or date-time (only strictly older entries).", schema: { type: 'string' } },
-  { name: 'limit', description: `Entries per page, ${ACTIVITY_LIMIT.min}..${ACTIVITY_LIMIT.max}.`, schema: { type: 'integer', minimum: ACTIVITY_LIMIT.min, maximum: ACTIVITY_LIMIT.max, default: ACTIVITY_LIMIT.default } },
+  {
+    name: 'before',
+    description: "The previous page's next_before, or an ISO 8601 date or date-time (only strictly older entries).",
+    schema: { type: 'string' },
+  },
+  {
+    name: 'limit',
+    description: `Entries per page, ${ACTIVITY_LIMIT.min}..${ACTIVITY_LIMIT.max}.`,
+    schema: {
+      type: 'integer',
+      minimum: ACTIVITY_LIMIT.min,
+      maximum: ACTIVITY_LIMIT.max,
+      default: ACTIVITY_LIMIT.default,
+    },
+  },
   { name: 'kind', description: 'Only entries of this kind.', schema: { type: 'string', enum: [...ACTIVITY_KINDS] } },
 ];
 
@@ -68,7 +84,7 @@ export function alertRoutes(service: LeadService): Route[] {
       method: 'GET',
       path: '/alerts',
       auth: 'key',
-      summary: 'List active alerts, critical first, then by today\'s affected volume',
+      summary: "List active alerts, critical first, then by today's affected volume",
       doc: { response: { type: 'array', items: ALERT } },
       handle: (c) => alerts.list(c.principal).map(json(200)),
     },
@@ -77,7 +93,13 @@ export function alertRoutes(service: LeadService): Route[] {
       path: '/alerts/settings',
       auth: 'key',
       summary: 'Effective alert settings',
-      doc: { response: { type: 'object', required: ['enabled', 'types'], properties: { enabled: { type: 'boolean' }, types: { type: 'object' } } } },
+      doc: {
+        response: {
+          type: 'object',
+          required: ['enabled', 'types'],
+          properties: { enabled: { type: 'boolean' }, types: { type: 'object' } },
+        },
+      },
       handle: (c) => alerts.settings.effective(c.principal.account.id).map(json(200)),
     },
     {
@@ -86,7 +108,14 @@ export function alertRoutes(service: LeadService): Route[] {
       // Operator staff read any account's timeline, internal entries included (spec; #19.6).
       auth: 'key-or-staff',
       summary: "An alert's activity timeline, newest first",
-      doc: { query: ACTIVITY_QUERY, response: ACTIVITY_PAGE, errors: { 400: 'Invalid before, limit or kind.', 404: 'No alert with that key for this account (operator staff: no alert with that key).' } },
+      doc: {
+        query: ACTIVITY_QUERY,
+        response: ACTIVITY_PAGE,
+        errors: {
+          400: 'Invalid before, limit or kind.',
+          404: 'No alert with that key for this account (operator staff: no alert with that key).',
+        },
+      },
       handle: (c) => alerts.activity(c.principal, c.params.key ?? '', c.query).map(json(200)),
     },
   ];

@@ -6,7 +6,13 @@ const id = { type: 'string', pattern: '^[0-9a-fA-F]{24}$' } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;
 const user: JsonSchema = {
   type: 'object',
-  properties: { id: { type: 'string' }, first_name: { type: 'string' }, last_name: { type: 'string' }, email: { type: 'string' }, sso_id: { type: 'string' } },
+  properties: {
+    id: { type: 'string' },
+    first_name: { type: 'string' },
+    last_name: { type: 'string' },
+    email: { type: 'string' },
+    sso_id: { type: 'string' },
+  },
 };
 
 const exportRequest: JsonSchema = {
@@ -14,12 +20,29 @@ const exportRequest: JsonSchema = {
   required: ['start', 'end', 'fields'],
   description: 'Only these properties are read; all others are set by the service.',
   properties: {
-    start: { type: 'string', description: 'Start of the range, inclusive. ISO 8601; without an offset, a wall time in the account time zone.' },
+    start: {
+      type: 'string',
+      description: 'Start of the range, inclusive. ISO 8601; without an offset, a wall time in the account time zone.',
+    },
     end: { type: 'string', description: 'End of the range, exclusive; after start.' },
-    fields: { type: 'array', minItems: 1, maxItems: 500, items: { type: 'string' }, description: 'CSV columns: dotted paths into the event (id, outcome, start_timestamp...) or its vars (lead.email, same as vars.lead.email).' },
-    filter_rules: { type: 'array', items: { oneOf: [schemaRef('Rule'), schemaRef('RuleSet')] }, description: 'ANDed; evaluated against the event with its vars.' },
+    fields: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 500,
+      items: { type: 'string' },
+      description:
+        'CSV columns: dotted paths into the event (id, outcome, start_timestamp...) or its vars (lead.email, same as vars.lead.email).',
+    },
+    filter_rules: {
+      type: 'array',
+      items: { oneOf: [schemaRef('Rule'), schemaRef('RuleSet')] },
+      description: 'ANDed; evaluated against the event with its vars.',
+    },
     email_to: { type: 'array', maxItems: 50, items: { type: 'string', format: 'email' } },
-    standard_dates: { type: 'boolean', description: 'true: ISO 8601 UTC dates; otherwise legacy yyyy-MM-dd HH:mm:ss in the account time zone.' },
+    standard_dates: {
+      type: 'boolean',
+      description: 'true: ISO 8601 UTC dates; otherwise legacy yyyy-MM-dd HH:mm:ss in the account time zone.',
+    },
   },
 };
 
@@ -47,19 +70,48 @@ const exportSchema: JsonSchema = {
 };
 
 const listQuery: readonly QueryParamDoc[] = [
-  { name: 'before_id', description: 'Only exports created before this one (exclusive); pass the last item of a page to get the next.', schema: id },
+  {
+    name: 'before_id',
+    description: 'Only exports created before this one (exclusive); pass the last item of a page to get the next.',
+    schema: id,
+  },
   { name: 'after_id', description: 'Only exports created after this one (exclusive).', schema: id },
-  { name: 'limit', description: `Page size, 1..${EXPORTS_MAX_LIMIT}.`, schema: { type: 'integer', minimum: 1, maximum: EXPORTS_MAX_LIMIT, default: EXPORTS_DEFAULT_LIMIT } },
+  {
+    name: 'limit',
+    description: `Page size, 1..${EXPORTS_MAX_LIMIT}.`,
+    schema: { type: 'integer', minimum: 1, maximum: EXPORTS_MAX_LIMIT, default: EXPORTS_DEFAULT_LIMIT },
+  },
 ];
 
 /** OpenAPI descriptions of the export routes. */
 export const EXPORT_DOCS = {
   list: { query: listQuery, response: { type: 'array', items: exportSchema } },
-  create: { body: exportRequest, response: exportSchema, errors: { 422: 'The export is not valid.', 503: 'No file store is configured, or storage is down.' } },
-  get: { response: exportSchema, errors: { 400: 'The ID is not valid.', 404: 'No export with that ID in the calling account; empty body.' } },
+  create: {
+    body: exportRequest,
+    response: exportSchema,
+    errors: { 422: 'The export is not valid.', 503: 'No file store is configured, or storage is down.' },
+  },
+  get: {
+    response: exportSchema,
+    errors: { 400: 'The ID is not valid.', 404: 'No export with that ID in the calling account; empty body.' },
+  },
   file: {
-    response: { type: 'object', required: ['url', 'expires_at'], properties: { url: { type: 'string', description: 'Download URL valid 10 seconds (relative to this endpoint unless exports.baseUrl is set, or an S3 pre-signed URL).' }, expires_at: dateTime } },
-    errors: { 404: 'No such export, or its file is not ready (still running, in error, or expired).', 422: 'The ID is not valid.' },
+    response: {
+      type: 'object',
+      required: ['url', 'expires_at'],
+      properties: {
+        url: {
+          type: 'string',
+          description:
+            'Download URL valid 10 seconds (relative to this endpoint unless exports.baseUrl is set, or an S3 pre-signed URL).',
+        },
+        expires_at: dateTime,
+      },
+    },
+    errors: {
+      404: 'No such export, or its file is not ready (still running, in error, or expired).',
+      422: 'The ID is not valid.',
+    },
   },
   download: {
     query: [

@@ -22,10 +22,21 @@ export function exportRoutes(service: LeadService): Route[] {
       doc: EXPORT_DOCS.list,
       handle: (c) => {
         const params = parseExportList(c.query);
-        return params.isErr() ? errAsync(errors.badRequest('The exports query is not valid.', params.error)) : exports.list(c.principal, params.value).map(json(200));
+        return params.isErr()
+          ? errAsync(errors.badRequest('The exports query is not valid.', params.error))
+          : exports.list(c.principal, params.value).map(json(200));
       },
     },
-    { method: 'POST', path: '/exports', auth: 'key', leadData: true, readsBody: true, summary: 'Request an export', doc: EXPORT_DOCS.create, handle: (c) => exports.create(c.principal, c.body).map(json(201)) },
+    {
+      method: 'POST',
+      path: '/exports',
+      auth: 'key',
+      leadData: true,
+      readsBody: true,
+      summary: 'Request an export',
+      doc: EXPORT_DOCS.create,
+      handle: (c) => exports.create(c.principal, c.body).map(json(201)),
+    },
     {
       method: 'GET',
       path: '/exports/:id',
@@ -40,7 +51,15 @@ export function exportRoutes(service: LeadService): Route[] {
           .map(json(200))
           .orElse((e) => (e.type === 'NotFound' ? okAsync<Reply>({ status: 404, empty: true }) : errAsync(e))),
     },
-    { method: 'GET', path: '/exports/:id/file', auth: 'key', leadData: true, summary: 'Get a download link for the CSV', doc: EXPORT_DOCS.file, handle: (c) => exports.fileLink(c.principal, c.params.id ?? '').map(json(200)) },
+    {
+      method: 'GET',
+      path: '/exports/:id/file',
+      auth: 'key',
+      leadData: true,
+      summary: 'Get a download link for the CSV',
+      doc: EXPORT_DOCS.file,
+      handle: (c) => exports.fileLink(c.principal, c.params.id ?? '').map(json(200)),
+    },
     {
       method: 'GET',
       path: '/exports/:id/download',
@@ -54,7 +73,10 @@ export function exportRoutes(service: LeadService): Route[] {
             status: 200,
             text: file.body,
             contentType: file.contentType,
-            headers: { 'content-disposition': `attachment; filename="${dispositionName(file.fileName)}"`, 'cache-control': 'no-store' },
+            headers: {
+              'content-disposition': `attachment; filename="${dispositionName(file.fileName)}"`,
+              'cache-control': 'no-store',
+            },
           }),
         ),
     },

@@ -20,59 +20,104 @@ const RESULT: JsonSchema = {
     outcome: { enum: ['success', 'failure', 'error'] },
     reason: text,
     price: { type: 'number' },
-    lead: { type: 'object', properties: { id: ID_SCHEMA, first_name: text, last_name: text, email: text, phone_1: text } },
+    lead: {
+      type: 'object',
+      properties: { id: ID_SCHEMA, first_name: text, last_name: text, email: text, phone_1: text },
+    },
   },
 };
 const FIELDS = {
   type: { enum: ['conversion', 'return'] },
   reason: { type: 'string', description: 'Conversion: the lifecycle stage reached. Return: why.' },
-  occurred_at: { type: 'string', description: 'ISO 8601; without an offset read as UTC; unreadable values are ignored.' },
+  occurred_at: {
+    type: 'string',
+    description: 'ISO 8601; without an offset read as UTC; unreadable values are ignored.',
+  },
 } as const;
-const EVENT_ID: QueryParamDoc = { name: 'event_id', required: true, description: 'The delivery (recipient) event the feedback refers to; it authorizes the request.', schema: ID_SCHEMA };
+const EVENT_ID: QueryParamDoc = {
+  name: 'event_id',
+  required: true,
+  description: 'The delivery (recipient) event the feedback refers to; it authorizes the request.',
+  schema: ID_SCHEMA,
+};
 const ERRORS = {
   400: 'type missing or not conversion/return (a feedback result, outcome error), or a body that cannot be parsed (plain text).',
   403: 'Feedback is not configured on the delivering step.',
-  404: 'No live delivery event for event_id: unknown, more than 90 days old, or not a delivery event (a lead ID, a source event). All are answered alike, '
-    + 'with no ID echoed, so an ID cannot be classified; the spec answers the wrong kind with 422 (SECURITY.md, issue #18.1).',
+  404:
+    'No live delivery event for event_id: unknown, more than 90 days old, or not a delivery event (a lead ID, a source event). All are answered alike, ' +
+    'with no ID echoed, so an ID cannot be classified; the spec answers the wrong kind with 422 (SECURITY.md, issue #18.1).',
   406: 'Accept asks for a format that cannot be produced, or Content-Type names an unsupported type.',
   409: 'Feedback is configured but switched off.',
   413: 'Body larger than 10 MB.',
   415: 'Body present without Content-Type, or with a charset that cannot be decoded.',
   422: 'event_id is missing or not a 24-hex ID. (Departs from the spec: the wrong kind of ID is the 404 above.)',
 };
-const BY_EVENT: RouteDoc = { status: 201, query: [EVENT_ID], body: { type: 'object', required: ['type'], properties: FIELDS }, response: RESULT, errors: ERRORS };
+const BY_EVENT: RouteDoc = {
+  status: 201,
+  query: [EVENT_ID],
+  body: { type: 'object', required: ['type'], properties: FIELDS },
+  response: RESULT,
+  errors: ERRORS,
+};
 const BY_QUERY: RouteDoc = {
   status: 201,
-  query: [EVENT_ID, ...Object.entries(FIELDS).map(([name, schema]) => ({ name, schema, required: name === 'type', description: 'description' in schema ? schema.description : `Feedback ${name}.` }))],
+  query: [
+    EVENT_ID,
+    ...Object.entries(FIELDS).map(([name, schema]) => ({
+      name,
+      schema,
+      required: name === 'type',
+      description: 'description' in schema ? schema.description : `Feedback ${name}.`,
+    })),
+  ],
   response: RESULT,
-  errors: { 400: 'type missing or not conversion/return (a feedback result, outcome error).', 403: ERRORS[403], 404: ERRORS[404], 406: 'Accept asks for a format that cannot be produced.', 409: ERRORS[409], 422: ERRORS[422] },
+  errors: {
+    400: 'type missing or not conversion/return (a feedback result, outcome error).',
+    403: ERRORS[403],
+    404: ERRORS[404],
+    406: 'Accept asks for a format that cannot be produced.',
+    409: ERRORS[409],
+    422: ERRORS[422],
+  },
 };
 const RECIPIENT_ID: QueryParamDoc = {
   name: 'recipient_id',
   required: false,
   description:
-    'The recipient entity the lead was delivered to. When given, recipient_record_id is looked up only among deliveries to it; '
-    + 'give it when the feedback URL is configured, so that a record ID another recipient or account also uses can never select their lead.',
+    'The recipient entity the lead was delivered to. When given, recipient_record_id is looked up only among deliveries to it; ' +
+    'give it when the feedback URL is configured, so that a record ID another recipient or account also uses can never select their lead.',
   schema: ID_SCHEMA,
 };
 const BY_RECIPIENT: RouteDoc = {
   status: 201,
   query: [RECIPIENT_ID],
-  body: { type: 'object', description: 'For standard; other integrations read their own format.', properties: { ...FIELDS, recipient_record_id: { type: 'string', description: "The recipient's own record ID for the lead." } } },
+  body: {
+    type: 'object',
+    description: 'For standard; other integrations read their own format.',
+    properties: {
+      ...FIELDS,
+      recipient_record_id: { type: 'string', description: "The recipient's own record ID for the lead." },
+    },
+  },
   response: RESULT,
   errors: {
     ...ERRORS,
     400: 'type missing or invalid (a feedback result), or the integration cannot parse the body.',
     403: 'Feedback is not configured on the delivering step (body produced by the integration).',
     404:
-      'No such inbound feedback integration; or no recipient_record_id, or no delivered lead matches it, or it matches deliveries of more than one '
-      + 'account, recipient or lead and nothing was changed (a feedback result, outcome failure).',
+      'No such inbound feedback integration; or no recipient_record_id, or no delivered lead matches it, or it matches deliveries of more than one ' +
+      'account, recipient or lead and nothing was changed (a feedback result, outcome failure).',
     422: 'recipient_id is not a 24-hex ID.',
   },
 };
 
 /** A feedback result in the negotiated type (root `result` in XML), or as the integration renders it. */
-function resultReply(status: number, result: FeedbackResult, mediaType: string | undefined, module?: InboundFeedbackModule): Reply {
+function resultReply(
+  status: number,
+  result: FeedbackResult,
+  mediaType: string | undefined,
+  module?: InboundFeedbackModule,
+): Reply {
   const rendered = module?.render?.(status, result);
   if (rendered) return { status, text: rendered.body, contentType: rendered.contentType };
   return negotiated(mediaType ?? 'application/json', status, 'result')(result);
@@ -84,15 +129,26 @@ function resultReply(status: number, result: FeedbackResult, mediaType: string |
  * (a body without one stays 415); errors that carry a feedback result answer
  * with it when `withResult` says so. Everything else keeps the generic problem.
  */
-function feedbackErrors(withResult: (error: LeadrouteError) => boolean, module?: (ctx: RouteErrorContext) => InboundFeedbackModule | undefined) {
+function feedbackErrors(
+  withResult: (error: LeadrouteError) => boolean,
+  module?: (ctx: RouteErrorContext) => InboundFeedbackModule | undefined,
+) {
   return (error: LeadrouteError, ctx: RouteErrorContext): Reply | undefined => {
     const result = (error as FeedbackError).result;
     if (result && withResult(error)) return resultReply(statusOf(error), result, ctx.mediaType, module?.(ctx));
     if (error.type === 'BadRequest') return { status: 400, text: error.message, contentType: PLAIN_TEXT };
     // An unreadable charset stays 415: the type is one the spec lists, its bytes are what cannot be read.
-    if (error.type === 'UnsupportedMediaType' && error.charset === undefined && (header(ctx.request, 'content-type') ?? '').trim() !== '') {
+    if (
+      error.type === 'UnsupportedMediaType' &&
+      error.charset === undefined &&
+      (header(ctx.request, 'content-type') ?? '').trim() !== ''
+    ) {
       const problem = problemOf(errors.notAcceptable(error.message));
-      return { status: problem.status, json: problem, headers: { 'content-type': 'application/problem+json; charset=utf-8' } };
+      return {
+        status: problem.status,
+        json: problem,
+        headers: { 'content-type': 'application/problem+json; charset=utf-8' },
+      };
     }
     return undefined;
   };
@@ -114,7 +170,10 @@ export function feedbackRoutes(service: LeadService): Route[] {
       summary: 'Report a conversion or return for the delivery event event_id',
       doc: BY_EVENT,
       mapError: byEventId,
-      handle: (c) => feedback.submit(c.query.get('event_id') ?? undefined, isRecord(c.body) ? c.body : {}).map(negotiated(c.mediaType, 201, 'result')),
+      handle: (c) =>
+        feedback
+          .submit(c.query.get('event_id') ?? undefined, isRecord(c.body) ? c.body : {})
+          .map(negotiated(c.mediaType, 201, 'result')),
     },
     {
       method: 'GET',
@@ -126,7 +185,11 @@ export function feedbackRoutes(service: LeadService): Route[] {
       mapError: byEventId,
       handle: (c) =>
         feedback
-          .submit(c.query.get('event_id') ?? undefined, { type: c.query.get('type') ?? undefined, reason: c.query.get('reason') ?? undefined, occurred_at: c.query.get('occurred_at') ?? undefined })
+          .submit(c.query.get('event_id') ?? undefined, {
+            type: c.query.get('type') ?? undefined,
+            reason: c.query.get('reason') ?? undefined,
+            occurred_at: c.query.get('occurred_at') ?? undefined,
+          })
           .map(negotiated(c.mediaType, 201, 'result')),
     },
     {
@@ -142,9 +205,14 @@ export function feedbackRoutes(service: LeadService): Route[] {
       handle: (c) => {
         const name = c.params.recipient_name ?? '';
         const module = feedback.integrations.get(name);
-        if (!module) return errAsync(errors.notFound('inbound feedback integration', `platform-${name.slice(0, 64)}.inbound.feedback`));
+        if (!module)
+          return errAsync(
+            errors.notFound('inbound feedback integration', `platform-${name.slice(0, 64)}.inbound.feedback`),
+          );
         const recipientId = c.query.get('recipient_id') ?? undefined;
-        return feedback.submitByRecipient(name, c.body, { recipientId }).map((result) => resultReply(201, result, c.mediaType, module));
+        return feedback
+          .submitByRecipient(name, c.body, { recipientId })
+          .map((result) => resultReply(201, result, c.mediaType, module));
       },
     },
   ];

@@ -27,7 +27,11 @@ export function firehoseRoutes(service: LeadService): Route[] {
       // The spec lists 500 for GET /firehose when the storage service fails (#19.9); elsewhere an upstream failure is 502.
       mapError: (error) =>
         error.type === 'UpstreamFailure'
-          ? { status: 500, text: JSON.stringify({ ...problemOf(error), status: 500, title: 'Internal Server Error' }), contentType: 'application/problem+json; charset=utf-8' }
+          ? {
+              status: 500,
+              text: JSON.stringify({ ...problemOf(error), status: 500, title: 'Internal Server Error' }),
+              contentType: 'application/problem+json; charset=utf-8',
+            }
           : undefined,
     },
   ];

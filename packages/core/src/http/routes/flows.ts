@@ -18,11 +18,19 @@ function recorded(c: RouteContext, now: number): RecordedRequest {
   for (const [name, value] of Object.entries(c.request.headers)) {
     // Credentials never reach an event.
     const lower = name.toLowerCase();
-    if (value === undefined || lower === 'authorization' || lower === 'cookie' || lower === POSTING_SECRET_HEADER) continue;
+    if (value === undefined || lower === 'authorization' || lower === 'cookie' || lower === POSTING_SECRET_HEADER)
+      continue;
     headers[name] = typeof value === 'string' ? value : value.join(', ');
   }
   const body = c.body === undefined ? '' : JSON.stringify(c.body);
-  return { method: c.request.method, url: c.request.url, version: '1.1', headers, body: body.slice(0, MAX_RECORDED_BODY), timestamp: now };
+  return {
+    method: c.request.method,
+    url: c.request.url,
+    version: '1.1',
+    headers,
+    body: body.slice(0, MAX_RECORDED_BODY),
+    timestamp: now,
+  };
 }
 
 /** A flow answer with its version as a strong ETag, for `If-Match` on the next write. */
@@ -33,7 +41,12 @@ const versioned =
 /** Flow configuration and lead intake. */
 export function flowRoutes(service: LeadService): Route[] {
   const { flows, leads, clock } = service;
-  const submitOnce = idempotentSubmit({ storage: service.storage, clock, logger: service.logger, submit: leads.submit });
+  const submitOnce = idempotentSubmit({
+    storage: service.storage,
+    clock,
+    logger: service.logger,
+    submit: leads.submit,
+  });
   /** Submit with an Idempotency-Key: the first answer is stored and replayed to retries (flows/idempotency.ts). */
   const idempotent = (c: RouteContext, key: string, options: IntakeOptions) =>
     submitOnce(c.params.flow_id ?? '', c.params.source_id ?? '', c.body, key, options).map((answer) => {
@@ -53,9 +66,12 @@ export function flowRoutes(service: LeadService): Route[] {
       response: schemaRef('IntakeResult'),
       errors: {
         401: 'The source requires its posting secret (X-Posting-Secret header or HTTP Basic password) and it is missing or wrong.',
-        404: 'No such posting URL: the same answer for an unknown flow, another account\'s flow and a source not on the flow.',
+        404: "No such posting URL: the same answer for an unknown flow, another account's flow and a source not on the flow.",
         ...(kind === 'submit'
-          ? { 409: 'A request with the same Idempotency-Key is still in flight.', 422: 'The lead is not an object of fields, or the Idempotency-Key was used with a different body.' }
+          ? {
+              409: 'A request with the same Idempotency-Key is still in flight.',
+              422: 'The lead is not an object of fields, or the Idempotency-Key was used with a different body.',
+            }
           : { 422: 'The lead is not an object of fields.' }),
       },
     },
@@ -64,16 +80,37 @@ export function flowRoutes(service: LeadService): Route[] {
       const options = { request: recorded(c, clock.now()), ...(postingSecret === undefined ? {} : { postingSecret }) };
       const key = kind === 'submit' ? header(c.request, 'idempotency-key') : undefined;
       if (key !== undefined) return idempotent(c, key, options);
-      return leads[kind](c.params.flow_id ?? '', c.params.source_id ?? '', c.body, options).map(negotiated(c.mediaType, 201, 'result'));
+      return leads[kind](c.params.flow_id ?? '', c.params.source_id ?? '', c.body, options).map(
+        negotiated(c.mediaType, 201, 'result'),
+      );
     },
   });
   return [
-    { method: 'GET', path: '/flows', auth: 'key', summary: "List the account's flows", doc: { response: { type: 'array', items: schemaRef('Flow') } }, handle: (c) => flows.list(c.principal).map(json(200)) },
-    { method: 'POST', path: '/flows', auth: 'key', readsBody: true, summary: 'Create a flow',
+    {
+      method: 'GET',
+      path: '/flows',
+      auth: 'key',
+      summary: "List the account's flows",
+      doc: { response: { type: 'array', items: schemaRef('Flow') } },
+      handle: (c) => flows.list(c.principal).map(json(200)),
+    },
+    {
+      method: 'POST',
+      path: '/flows',
+      auth: 'key',
+      readsBody: true,
+      summary: 'Create a flow',
       doc: { body: schemaRef('FlowInput'), response: schemaRef('Flow') },
-      handle: (c) => flows.create(c.principal, c.body).map(versioned(201)) },
-    { method: 'GET', path: '/flows/:id', auth: 'key', summary: 'Get a flow (ETag: its version)', doc: { response: schemaRef('Flow') },
-      handle: (c) => flows.get(c.principal, c.params.id ?? '').map(versioned(200)) },
+      handle: (c) => flows.create(c.principal, c.body).map(versioned(201)),
+    },
+    {
+      method: 'GET',
+      path: '/flows/:id',
+      auth: 'key',
+      summary: 'Get a flow (ETag: its version)',
+      doc: { response: schemaRef('Flow') },
+      handle: (c) => flows.get(c.principal, c.params.id ?? '').map(versioned(200)),
+    },
     {
       method: 'PUT',
       path: '/flows/:id',
@@ -88,7 +125,8 @@ export function flowRoutes(service: LeadService): Route[] {
           412: 'If-Match names none of the current version; the problem carries current_version.',
         },
       },
-      handle: (c) => flows.update(c.principal, c.params.id ?? '', c.body, writeConditions(c.request)).map(versioned(200)),
+      handle: (c) =>
+        flows.update(c.principal, c.params.id ?? '', c.body, writeConditions(c.request)).map(versioned(200)),
     },
     intake('submit'),
     intake('ping'),

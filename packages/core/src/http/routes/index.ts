@@ -12,5 +12,15 @@ import { statsRoutes } from './stats';
 
 /** Every built-in route, one module per capability. */
 export function coreRoutes(service: LeadService): Route[] {
-  return [...entityRoutes(service), ...flowRoutes(service), ...firehoseRoutes(service), ...statsRoutes(service), ...searchRoutes(service), ...eventRoutes(service), ...feedbackRoutes(service), ...exportRoutes(service), ...alertRoutes(service)];
+  return [
+    ...entityRoutes(service),
+    ...flowRoutes(service),
+    ...firehoseRoutes(service),
+    ...statsRoutes(service),
+    ...searchRoutes(service),
+    ...eventRoutes(service),
+    ...feedbackRoutes(service),
+    ...exportRoutes(service),
+    ...alertRoutes(service),
+  ];
 }

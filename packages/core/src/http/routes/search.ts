@@ -5,6 +5,13 @@ import type { Route } from '../types';
 /** GET /search/leads: full-text lead search. Free accounts are refused (lead data). */
 export function searchRoutes(service: LeadService): Route[] {
   return [
-    { method: 'GET', path: '/search/leads', auth: 'key', leadData: true, summary: 'Search leads', handle: (c) => service.search.leads(c.principal, c.query, { signal: c.signal }).map(json(200)) },
+    {
+      method: 'GET',
+      path: '/search/leads',
+      auth: 'key',
+      leadData: true,
+      summary: 'Search leads',
+      handle: (c) => service.search.leads(c.principal, c.query, { signal: c.signal }).map(json(200)),
+    },
   ];
 }

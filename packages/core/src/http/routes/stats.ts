@@ -20,7 +20,8 @@ export function statsRoutes(service: LeadService): Route[] {
         query: [
           {
             name: 'start',
-            description: 'Range start (inclusive): epoch ms, ISO 8601 with an offset, or a date or date-time read in `timezone`. Default: midnight today there.',
+            description:
+              'Range start (inclusive): epoch ms, ISO 8601 with an offset, or a date or date-time read in `timezone`. Default: midnight today there.',
             schema: { type: 'string' },
           },
           {
@@ -28,7 +29,11 @@ export function statsRoutes(service: LeadService): Route[] {
             description: `Range end (exclusive), as start. At most ${MAX_STATS_RANGE_DAYS} days after start (events are kept 90 days); longer ranges answer 400.`,
             schema: { type: 'string' },
           },
-          { name: 'timezone', description: "IANA time zone of dates without an offset and of time buckets. Default: the account's zone.", schema: { type: 'string' } },
+          {
+            name: 'timezone',
+            description: "IANA time zone of dates without an offset and of time buckets. Default: the account's zone.",
+            schema: { type: 'string' },
+          },
         ],
         errors: { 400: `An unknown or invalid parameter, or a range longer than ${MAX_STATS_RANGE_DAYS} days.` },
       },
@@ -36,7 +41,11 @@ export function statsRoutes(service: LeadService): Route[] {
         service.stats.compute(c.principal, c.query, { signal: c.signal }).map((result) => {
           const headers = { 'x-leadroute-stats-source': result.source };
           if (c.mediaType !== 'text/csv') return { status: 200, json: result.rows, headers };
-          const csv = stringify(result.rows, { header: true, columns: result.columns, cast: { boolean: (b) => String(b) } });
+          const csv = stringify(result.rows, {
+            header: true,
+            columns: result.columns,
+            cast: { boolean: (b) => String(b) },
+          });
           return { status: 200, text: csv, contentType: 'text/csv; charset=utf-8', headers };
         }),
     },

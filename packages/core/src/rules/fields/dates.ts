@@ -46,7 +46,18 @@ export function parseDateText(value: unknown, timeZone: string): number | null {
   return parseIsoInZone(text, timeZone) ?? null;
 }
 
-const NO_DATE = { epoch: null, date: null, time: null, year: null, month: null, day: null, hour: null, minute: null, weekday: null, has_time: false };
+const NO_DATE = {
+  epoch: null,
+  date: null,
+  time: null,
+  year: null,
+  month: null,
+  day: null,
+  hour: null,
+  minute: null,
+  weekday: null,
+  has_time: false,
+};
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 

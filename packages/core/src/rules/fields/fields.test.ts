@@ -57,17 +57,35 @@ describe('parseValue', () => {
 
   it('splits a phone into components with type hints', () => {
     expect(parseValue('phone', '212-555-0123 ext. 45')).toMatchObject({
-      country_code: '1', area: '212', exchange: '555', line: '0123', extension: '45', toll_free: false,
+      country_code: '1',
+      area: '212',
+      exchange: '555',
+      line: '0123',
+      extension: '45',
+      toll_free: false,
     });
     expect(parseValue('phone', '1-800-555-1234')).toMatchObject({ toll_free: true, kind: 'TOLL_FREE', area: '800' });
-    expect(parseValue('phone', '+44 20 7946 0958')).toMatchObject({ valid: true, country_code: '44', country: 'GB', area: null });
+    expect(parseValue('phone', '+44 20 7946 0958')).toMatchObject({
+      valid: true,
+      country_code: '44',
+      country: 'GB',
+      area: null,
+    });
   });
 
   it('splits an e-mail and a postal code', () => {
     expect(parseValue('email', 'Jane.Doe@Mail.Example.co.uk')).toMatchObject({
-      user: 'jane.doe', domain: 'mail.example.co.uk', host: 'mail.example.co', tld: 'uk',
+      user: 'jane.doe',
+      domain: 'mail.example.co.uk',
+      host: 'mail.example.co',
+      tld: 'uk',
     });
-    expect(parseValue('postal_code', '12345 6789')).toMatchObject({ zip5: '12345', plus4: '6789', full: '12345-6789', country: 'US' });
+    expect(parseValue('postal_code', '12345 6789')).toMatchObject({
+      zip5: '12345',
+      plus4: '6789',
+      full: '12345-6789',
+      country: 'US',
+    });
   });
 
   it('reads ranges with min, max, avg and mid', () => {
@@ -79,10 +97,18 @@ describe('parseValue', () => {
 
   it('reads dates in a time zone, with calendar components there', () => {
     const ny = parseValue('date', '2024-03-10 01:30', { timeZone: 'America/New_York' });
-    expect(ny).toMatchObject({ valid: true, normal: '2024-03-10T06:30:00.000Z', date: '2024-03-10', hour: 1, has_time: true });
+    expect(ny).toMatchObject({
+      valid: true,
+      normal: '2024-03-10T06:30:00.000Z',
+      date: '2024-03-10',
+      hour: 1,
+      has_time: true,
+    });
     const us = parseValue('date', '03/10/2024', { timeZone: 'America/Los_Angeles' });
     expect(us).toMatchObject({ normal: '2024-03-10T08:00:00.000Z', weekday: 7, has_time: false });
-    expect(parseValue('date', '2024-03-10T23:30:00Z', { timeZone: 'Asia/Tokyo' })).toMatchObject({ date: '2024-03-11' });
+    expect(parseValue('date', '2024-03-10T23:30:00Z', { timeZone: 'Asia/Tokyo' })).toMatchObject({
+      date: '2024-03-11',
+    });
     expect(parseValue('date', 1_700_000_000)).toMatchObject({ normal: '2023-11-14T22:13:20.000Z' });
     expect(parseValue('date', 'yesterday')).toMatchObject({ valid: false, epoch: null });
   });
@@ -96,9 +122,15 @@ describe('parseValue', () => {
 
   it('checks consent-certificate URLs', () => {
     const id = 'a'.repeat(40);
-    expect(parseValue('trustedform_cert_url', `https://cert.trustedform.com/${id}`)).toMatchObject({ valid: true, cert_id: id });
+    expect(parseValue('trustedform_cert_url', `https://cert.trustedform.com/${id}`)).toMatchObject({
+      valid: true,
+      cert_id: id,
+    });
     expect(parseValue('trustedform_cert_url', `http://cert.trustedform.com/${id}`)).toMatchObject({ valid: false });
-    expect(parseValue('trustedform_cert_url', 'https://example.com/abc')).toMatchObject({ valid: false, cert_id: null });
+    expect(parseValue('trustedform_cert_url', 'https://example.com/abc')).toMatchObject({
+      valid: false,
+      cert_id: null,
+    });
   });
 
   it('parses arrays element by element', () => {
@@ -129,7 +161,9 @@ describe('typeLead', () => {
 
   it('#22 parses a field only when it is first read, then keeps the value', () => {
     const lead = typeLead({ phone_1: '2125550123', state: 'texas' });
-    expect(Object.getOwnPropertyDescriptor(lead, 'phone_1')?.get, 'not parsed before it is read').toBeTypeOf('function');
+    expect(Object.getOwnPropertyDescriptor(lead, 'phone_1')?.get, 'not parsed before it is read').toBeTypeOf(
+      'function',
+    );
     const first = lead.phone_1;
     expect(first).toMatchObject({ type: 'phone', area: '212' });
     expect(Object.getOwnPropertyDescriptor(lead, 'phone_1')?.value, 'kept after the first read').toBe(first);

@@ -3,8 +3,16 @@ import type { ParsedValue } from '../types';
 import { parsed, rawText } from './parsed';
 
 const NO_COMPONENTS = {
-  country_code: null, country: null, area: null, exchange: null, line: null,
-  extension: null, national: null, kind: null, toll_free: false, mobile: false,
+  country_code: null,
+  country: null,
+  area: null,
+  exchange: null,
+  line: null,
+  extension: null,
+  national: null,
+  kind: null,
+  toll_free: false,
+  mobile: false,
 };
 
 /**

@@ -17,7 +17,11 @@ export function parsePostalCode(raw: unknown): ParsedValue {
     const zip = us[1] ?? '';
     const plus4 = us[2] ?? null;
     return parsed('postal_code', raw, true, zip, {
-      country: 'US', zip5: zip, plus4, full: plus4 ? `${zip}-${plus4}` : zip, prefix: zip.slice(0, 3),
+      country: 'US',
+      zip5: zip,
+      plus4,
+      full: plus4 ? `${zip}-${plus4}` : zip,
+      prefix: zip.slice(0, 3),
     });
   }
   const ca = CA.exec(text);

@@ -38,10 +38,32 @@ export function parseBoolean(raw: unknown): ParsedValue {
 // USPS standard suffix and directional abbreviations, so "123 Main Street" and
 // "123 main st." compare equal.
 const STREET_WORDS: Record<string, string> = {
-  street: 'ST', avenue: 'AVE', av: 'AVE', road: 'RD', drive: 'DR', boulevard: 'BLVD', lane: 'LN',
-  court: 'CT', place: 'PL', terrace: 'TER', parkway: 'PKWY', highway: 'HWY', circle: 'CIR',
-  square: 'SQ', trail: 'TRL', way: 'WAY', apartment: 'APT', suite: 'STE', north: 'N', south: 'S',
-  east: 'E', west: 'W', northeast: 'NE', northwest: 'NW', southeast: 'SE', southwest: 'SW',
+  street: 'ST',
+  avenue: 'AVE',
+  av: 'AVE',
+  road: 'RD',
+  drive: 'DR',
+  boulevard: 'BLVD',
+  lane: 'LN',
+  court: 'CT',
+  place: 'PL',
+  terrace: 'TER',
+  parkway: 'PKWY',
+  highway: 'HWY',
+  circle: 'CIR',
+  square: 'SQ',
+  trail: 'TRL',
+  way: 'WAY',
+  apartment: 'APT',
+  suite: 'STE',
+  north: 'N',
+  south: 'S',
+  east: 'E',
+  west: 'W',
+  northeast: 'NE',
+  northwest: 'NW',
+  southeast: 'SE',
+  southwest: 'SW',
 };
 
 /** A street address line: normal is upper case with standard abbreviations and no punctuation. */
@@ -57,8 +79,19 @@ export function parseStreet(raw: unknown): ParsedValue {
 }
 
 const GENDERS: Record<string, string> = {
-  m: 'M', male: 'M', man: 'M', boy: 'M', f: 'F', female: 'F', woman: 'F', girl: 'F',
-  x: 'X', 'non-binary': 'X', nonbinary: 'X', nb: 'X', other: 'X',
+  m: 'M',
+  male: 'M',
+  man: 'M',
+  boy: 'M',
+  f: 'F',
+  female: 'F',
+  woman: 'F',
+  girl: 'F',
+  x: 'X',
+  'non-binary': 'X',
+  nonbinary: 'X',
+  nb: 'X',
+  other: 'X',
 };
 
 /** Gender: normal is `M`, `F` or `X` when recognised. */
@@ -75,7 +108,8 @@ export function parseGender(raw: unknown): ParsedValue {
 export function parseSsn(raw: unknown): ParsedValue {
   const text = rawText(raw);
   const digits = text.replace(/[\s-]/g, '');
-  if (!/^\d{9}$/.test(digits)) return parsed('ssn', raw, false, text, { area: null, group: null, serial: null, last4: null });
+  if (!/^\d{9}$/.test(digits))
+    return parsed('ssn', raw, false, text, { area: null, group: null, serial: null, last4: null });
   const area = digits.slice(0, 3);
   const group = digits.slice(3, 5);
   const serial = digits.slice(5);

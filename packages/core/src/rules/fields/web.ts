@@ -10,7 +10,8 @@ function toUrl(text: string): URL | null {
 export function parseUrl(raw: unknown): ParsedValue {
   const text = rawText(raw);
   const url = toUrl(text);
-  if (!url) return parsed('url', raw, false, text, { protocol: null, host: null, domain: null, path: null, query: null });
+  if (!url)
+    return parsed('url', raw, false, text, { protocol: null, host: null, domain: null, path: null, query: null });
   const host = url.hostname.toLowerCase();
   return parsed('url', raw, url.protocol === 'http:' || url.protocol === 'https:', url.href, {
     protocol: url.protocol.replace(/:$/, ''),

@@ -23,14 +23,15 @@ const equal: OperatorDoc = {
 const less: OperatorDoc = {
   types: ORDERED,
   rhv: 'a number, date, time of day or text',
-  semantics: 'The value is below the rhv, both read as the rhv\'s kind (number first, then date, time of day, text); incomparable values fail.',
+  semantics:
+    "The value is below the rhv, both read as the rhv's kind (number first, then date, time of day, text); incomparable values fail.",
   caseRule: 'Text compares case-insensitively.',
   examples: ['lead.age is less than 65', 'lead.dob is less than 18'],
 };
 
 const greater: OperatorDoc = {
   ...less,
-  semantics: 'The value is above the rhv, both read as the rhv\'s kind; incomparable values fail.',
+  semantics: "The value is above the rhv, both read as the rhv's kind; incomparable values fail.",
   examples: ['lead.income is greater than 50000'],
 };
 
@@ -106,7 +107,8 @@ const formatValid: OperatorDoc = {
 
 const obscene: OperatorDoc = {
   types: 'text, typed values (by their text), list (any element)',
-  semantics: 'The text contains English profanity, including obfuscated spellings (the `obscenity` library\'s recommended English set).',
+  semantics:
+    "The text contains English profanity, including obfuscated spellings (the `obscenity` library's recommended English set).",
   caseRule: 'Case-insensitive.',
   examples: ['lead.first_name is obscene'],
 };
@@ -138,9 +140,17 @@ export const BUILTIN_DOCS: Readonly<Record<string, OperatorDoc>> = {
   'is equal to': equal,
   'is not equal to': complement(equal, 'is equal to', ['source.name is not equal to test']),
   'is less than': less,
-  'is less than or equal to': { ...less, semantics: 'As `is less than`, or equal.', examples: ['lead.loan_amount is less than or equal to 250000'] },
+  'is less than or equal to': {
+    ...less,
+    semantics: 'As `is less than`, or equal.',
+    examples: ['lead.loan_amount is less than or equal to 250000'],
+  },
   'is greater than': greater,
-  'is greater than or equal to': { ...greater, semantics: 'As `is greater than`, or equal.', examples: ['lead.credit_score is greater than or equal to 620'] },
+  'is greater than or equal to': {
+    ...greater,
+    semantics: 'As `is greater than`, or equal.',
+    examples: ['lead.credit_score is greater than or equal to 620'],
+  },
   'is between': between,
   'is not between': complement(between, 'is between', ['lead.age is not between 18-21']),
   'is included in': includedIn,
@@ -162,7 +172,11 @@ export const BUILTIN_DOCS: Readonly<Record<string, OperatorDoc>> = {
   'is obscene': obscene,
   'is not obscene': complement(obscene, 'is obscene', ['lead.comments is not obscene']),
   'is before': before,
-  'is after': { ...before, semantics: 'The date is later than the rhv.', examples: ['lead.policy_expires is after 2024-06-01T00:00:00Z'] },
+  'is after': {
+    ...before,
+    semantics: 'The date is later than the rhv.',
+    examples: ['lead.policy_expires is after 2024-06-01T00:00:00Z'],
+  },
   'is within the last': within,
   'is not within the last': complement(within, 'is within the last', ['lead.dob is not within the last 18 years']),
 };

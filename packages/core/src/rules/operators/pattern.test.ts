@@ -20,7 +20,10 @@ function timed<T>(run: () => T): { value: T; ms: number } {
 
 describe('tenant patterns run in linear time', () => {
   it('#18.6 evaluates /^(a+)+$/ in a compiled flow rule against a 10,000-character value quickly', () => {
-    const set = validateRuleSet({ op: 'and', rules: [{ lhv: 'lead.comments', op: 'matches pattern', rhv: EVIL }] })._unsafeUnwrap();
+    const set = validateRuleSet({
+      op: 'and',
+      rules: [{ lhv: 'lead.comments', op: 'matches pattern', rhv: EVIL }],
+    })._unsafeUnwrap();
     const rule = compileRuleSet(set);
     const lead = typeLead({ comments: LONG });
     const { value, ms } = timed(() => rule({ lead }));

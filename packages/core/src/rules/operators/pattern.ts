@@ -7,7 +7,11 @@ import { listOf, toText } from '../values';
 import type { Operator } from './operator';
 import { defineOperator, negate } from './operator';
 
-function preparePatterns(rhv: unknown, compile: (text: string) => Result<Pattern, string>, needs: string): Result<readonly Pattern[], string> {
+function preparePatterns(
+  rhv: unknown,
+  compile: (text: string) => Result<Pattern, string>,
+  needs: string,
+): Result<readonly Pattern[], string> {
   const sources = listOf(rhv) ?? [normalOf(rhv)];
   const patterns: Pattern[] = [];
   for (const source of sources) {
@@ -41,7 +45,8 @@ export const matchesPattern: Operator = defineOperator<readonly Pattern[]>({
   name: 'matches pattern',
   arity: 'binary',
   failText: 'does not match pattern',
-  prepare: (rhv) => preparePatterns(rhv, (text) => compilePattern(text), 'needs a regular expression, like ^AB-\\d{3}$ or /ab/i'),
+  prepare: (rhv) =>
+    preparePatterns(rhv, (text) => compilePattern(text), 'needs a regular expression, like ^AB-\\d{3}$ or /ab/i'),
   test: testPatterns,
 });
 

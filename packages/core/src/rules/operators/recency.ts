@@ -11,12 +11,32 @@ import { defineOperator, negate } from './operator';
 type Unit = 'minutes' | 'hours' | 'days' | 'weeks' | 'months' | 'years';
 
 const UNITS: Record<string, Unit> = {
-  m: 'minutes', min: 'minutes', mins: 'minutes', minute: 'minutes', minutes: 'minutes',
-  h: 'hours', hr: 'hours', hrs: 'hours', hour: 'hours', hours: 'hours',
-  d: 'days', day: 'days', days: 'days',
-  w: 'weeks', wk: 'weeks', wks: 'weeks', week: 'weeks', weeks: 'weeks',
-  mo: 'months', month: 'months', months: 'months',
-  y: 'years', yr: 'years', yrs: 'years', year: 'years', years: 'years',
+  m: 'minutes',
+  min: 'minutes',
+  mins: 'minutes',
+  minute: 'minutes',
+  minutes: 'minutes',
+  h: 'hours',
+  hr: 'hours',
+  hrs: 'hours',
+  hour: 'hours',
+  hours: 'hours',
+  d: 'days',
+  day: 'days',
+  days: 'days',
+  w: 'weeks',
+  wk: 'weeks',
+  wks: 'weeks',
+  week: 'weeks',
+  weeks: 'weeks',
+  mo: 'months',
+  month: 'months',
+  months: 'months',
+  y: 'years',
+  yr: 'years',
+  yrs: 'years',
+  year: 'years',
+  years: 'years',
 };
 
 const DURATION = /^\s*(\d+)\s*([a-z]+)\s*$/i;
@@ -32,7 +52,8 @@ interface Window {
 export function parseDuration(rhv: unknown): Result<{ amount: number; unit: Unit }, string> {
   const match = DURATION.exec(String(normalOf(rhv) ?? ''));
   const unit = match ? UNITS[(match[2] ?? '').toLowerCase()] : undefined;
-  if (!match || !unit) return err('needs "N unit" with unit minutes, hours, days, weeks, months or years (like "30 days")');
+  if (!match || !unit)
+    return err('needs "N unit" with unit minutes, hours, days, weeks, months or years (like "30 days")');
   return ok({ amount: Number(match[1]), unit });
 }
 
@@ -44,7 +65,10 @@ function windowStart(window: Window, env: EvalEnv): number {
   const start =
     unit === 'minutes' || unit === 'hours'
       ? env.now - amount * (unit === 'minutes' ? 60_000 : 3_600_000)
-      : wallClockInstant(sub(new WallDate(wallClockMs(env.now, env.timeZone)), { [unit]: amount }).getTime(), env.timeZone);
+      : wallClockInstant(
+          sub(new WallDate(wallClockMs(env.now, env.timeZone)), { [unit]: amount }).getTime(),
+          env.timeZone,
+        );
   memo.now = env.now;
   memo.zone = env.timeZone;
   memo.start = start;
@@ -52,7 +76,8 @@ function windowStart(window: Window, env: EvalEnv): number {
 }
 
 function epochOf(value: unknown, env: EvalEnv): number | null {
-  if (isParsedValue(value)) return typeof value.epoch === 'number' ? value.epoch : parseDateText(value.raw, env.timeZone);
+  if (isParsedValue(value))
+    return typeof value.epoch === 'number' ? value.epoch : parseDateText(value.raw, env.timeZone);
   return parseDateText(value, env.timeZone);
 }
 
@@ -64,7 +89,8 @@ export const isWithinTheLast: Operator = defineOperator<Window>({
   name: 'is within the last',
   arity: 'binary',
   failText: 'is not within the last',
-  prepare: (rhv) => parseDuration(rhv).map((duration) => ({ ...duration, memo: { now: Number.NaN, zone: '', start: 0 } })),
+  prepare: (rhv) =>
+    parseDuration(rhv).map((duration) => ({ ...duration, memo: { now: Number.NaN, zone: '', start: 0 } })),
   test: (value, window, env) => {
     if (!Number.isFinite(env.now)) return false;
     const epoch = epochOf(value, env);

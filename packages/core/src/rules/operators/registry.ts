@@ -3,23 +3,61 @@ import { doesNotInclude, includes, isIncludedIn, isNotIncludedIn } from './membe
 import { isEqualTo, isNotEqualTo } from './equality';
 import type { Operator, OperatorRegistry } from './operator';
 import {
-  isAfter, isBefore, isBetween, isGreaterThan, isGreaterThanOrEqualTo, isLessThan, isLessThanOrEqualTo, isNotBetween,
+  isAfter,
+  isBefore,
+  isBetween,
+  isGreaterThan,
+  isGreaterThanOrEqualTo,
+  isLessThan,
+  isLessThanOrEqualTo,
+  isNotBetween,
 } from './ordering';
 import { doesNotMatchGlob, doesNotMatchPattern, matchesGlob, matchesPattern } from './pattern';
 import { isNotWithinTheLast, isWithinTheLast } from './recency';
 import {
-  formatIsInvalid, formatIsValid, isBlankOp, isFalse, isNotBlank, isNotFalse, isNotObscene, isNotTrue, isObscene, isTrue,
+  formatIsInvalid,
+  formatIsValid,
+  isBlankOp,
+  isFalse,
+  isNotBlank,
+  isNotFalse,
+  isNotObscene,
+  isNotTrue,
+  isObscene,
+  isTrue,
 } from './unary';
 
 const BUILTINS: readonly Operator[] = [
-  isEqualTo, isNotEqualTo,
-  isLessThan, isLessThanOrEqualTo, isGreaterThan, isGreaterThanOrEqualTo,
-  isBetween, isNotBetween,
-  isIncludedIn, isNotIncludedIn, includes, doesNotInclude,
-  matchesPattern, doesNotMatchPattern, matchesGlob, doesNotMatchGlob,
-  isBlankOp, isNotBlank, isTrue, isFalse, isNotTrue, isNotFalse,
-  formatIsValid, formatIsInvalid, isObscene, isNotObscene,
-  isBefore, isAfter, isWithinTheLast, isNotWithinTheLast,
+  isEqualTo,
+  isNotEqualTo,
+  isLessThan,
+  isLessThanOrEqualTo,
+  isGreaterThan,
+  isGreaterThanOrEqualTo,
+  isBetween,
+  isNotBetween,
+  isIncludedIn,
+  isNotIncludedIn,
+  includes,
+  doesNotInclude,
+  matchesPattern,
+  doesNotMatchPattern,
+  matchesGlob,
+  doesNotMatchGlob,
+  isBlankOp,
+  isNotBlank,
+  isTrue,
+  isFalse,
+  isNotTrue,
+  isNotFalse,
+  formatIsValid,
+  formatIsInvalid,
+  isObscene,
+  isNotObscene,
+  isBefore,
+  isAfter,
+  isWithinTheLast,
+  isNotWithinTheLast,
 ];
 
 /** Every built-in operator, each with its entry of the operator table. */

@@ -15,8 +15,18 @@ function truth(value: unknown): boolean | null {
 }
 
 /** `is true` / `is false`: y/yes/true/t/1 and n/no/false/f/0, any case. Blanks are neither. */
-export const isTrue: Operator = { name: 'is true', arity: 'unary', failText: 'is not true', test: (v) => truth(v) === true };
-export const isFalse: Operator = { name: 'is false', arity: 'unary', failText: 'is not false', test: (v) => truth(v) === false };
+export const isTrue: Operator = {
+  name: 'is true',
+  arity: 'unary',
+  failText: 'is not true',
+  test: (v) => truth(v) === true,
+};
+export const isFalse: Operator = {
+  name: 'is false',
+  arity: 'unary',
+  failText: 'is not false',
+  test: (v) => truth(v) === false,
+};
 export const isNotTrue: Operator = negate(isTrue, 'is not true', 'is true');
 export const isNotFalse: Operator = negate(isFalse, 'is not false', 'is false');
 
