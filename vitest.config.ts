@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
 // to its sources so `npm test` needs no build first. Published exports name only dist.
 const root = fileURLToPath(new URL('.', import.meta.url));
 const workspaces: string[] = JSON.parse(readFileSync(`${root}package.json`, 'utf8')).workspaces;
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const alias = workspaces.flatMap((dir) => {
   const pkg = JSON.parse(readFileSync(`${root}${dir}/package.json`, 'utf8')) as {
     name: string;
@@ -23,7 +23,7 @@ const alias = workspaces.flatMap((dir) => {
           : existsSync(`${root}${dir}/src${sub.slice(1)}/index.ts`)
             ? `src${sub.slice(1)}/index.ts`
             : `src${sub.slice(1)}.ts`;
-      return { find: new RegExp(`^${escape(name)}$`), replacement: `${root}${dir}/${file}` };
+      return { find: new RegExp(`^${escapeRegExp(name)}$`), replacement: `${root}${dir}/${file}` };
     });
 });
 

@@ -186,7 +186,7 @@ function handWritten(ctx: RuleContext): boolean {
     l.phone_1.area !== '900' &&
     l.phone_1.area !== '976' &&
     ZIP.test(s('postal_code')) &&
-    ((l.tags?.normal as string[]).includes('premium') ||
+    ((l.tags?.normal as string[] | undefined)?.includes('premium') ||
       s('source_tag').toLowerCase().includes('google') ||
       n('income') > 5000) &&
     s('employment').toLowerCase() === 'employed' &&

@@ -251,7 +251,7 @@ export default async function searchBench(): Promise<BenchRow[]> {
   const docs = Array.from({ length: N }, (_, i) => lead(i));
   const index = memorySearchIndex();
   const t0 = performance.now();
-  for (const d of docs) index.index(d);
+  for (const d of docs) (await index.index(d))._unsafeUnwrap();
   console.log(`indexed ${N.toLocaleString('en-US')} leads in ${Math.round(performance.now() - t0)} ms`);
   const scan = scanner(docs);
   const rows: BenchRow[] = [];

@@ -4,7 +4,7 @@
 // there is, with no storage reads at all). Target: >= 100x.
 import { memoryStorage } from '../adapters/memory/src/index';
 import type { Principal } from '../packages/core/src/context';
-import type { StoredEvent } from '../packages/core/src/events/types';
+import type { StoredEvent } from '../packages/core/src/domain/events';
 import type { RollupRow } from '../packages/core/src/ports/rollups';
 import { manualClock } from '../packages/testkit/src/flows';
 import { bucketStart } from '../packages/core/src/stats/buckets';

@@ -105,7 +105,7 @@ describe('firehose delivery of flow events to S3 (s3rver)', () => {
     const driver = s3Storage({ endpoint: s3.endpoint, forcePathStyle: true, maxAttempts: 1, clientConfig });
     const s = await setup({ aws: driver });
     const credential = aCredential(s.t.principal.account.id, { type: 'aws', username: KEY.id, password: KEY.secret });
-    await s.t.storage.credentials.insert(credential);
+    (await s.t.storage.credentials.insert(credential))._unsafeUnwrap();
     const flowId = await s.flow({ enabled: true, credential_id: credential.id, bucket: BUCKET, prefix: 'legacy/' });
     const off = await s.flow({ enabled: false, credential_id: credential.id, bucket: BUCKET, prefix: 'off' });
     await s.submit(flowId, 3);
@@ -138,7 +138,7 @@ describe('firehose delivery of flow events to S3 (s3rver)', () => {
     const { driver, writes } = countingDriver(inner);
     const s = await setup({ aws: driver });
     const credential = aCredential(s.t.principal.account.id, { type: 'AWS', username: KEY.id, password: KEY.secret });
-    await s.t.storage.credentials.insert(credential);
+    (await s.t.storage.credentials.insert(credential))._unsafeUnwrap();
     const flowId = await s.flow({
       enabled: true,
       services: { aws: { enabled: true, credential_id: credential.id, bucket: BUCKET, prefix: 'outage' } },
@@ -186,7 +186,7 @@ describe('firehose delivery of flow events to S3 (s3rver)', () => {
     const driver = s3Storage({ endpoint: s3.endpoint, forcePathStyle: true, maxAttempts: 1, clientConfig });
     const s = await setup({ aws: driver });
     const credential = aCredential(s.t.principal.account.id, { type: 'aws', username: KEY.id, password: KEY.secret });
-    await s.t.storage.credentials.insert(credential);
+    (await s.t.storage.credentials.insert(credential))._unsafeUnwrap();
     const flowId = await s.flow({
       enabled: true,
       services: { aws: { credential_id: credential.id, bucket: BUCKET, prefix: 'runner' } },
@@ -234,7 +234,7 @@ describe('firehose delivery of flow events to S3 (s3rver)', () => {
   it('refuses a firehose credential of another account or of the wrong type when the flow is saved', async () => {
     const s = await setup({});
     const foreign = aCredential('65f00000000000000000ffff', { type: 'aws', username: KEY.id, password: KEY.secret });
-    await s.t.storage.credentials.insert(foreign);
+    (await s.t.storage.credentials.insert(foreign))._unsafeUnwrap();
     const created = await s.t.service.flows.create(s.t.principal, {
       name: 'Borrowed',
       sources: [{ entity_id: s.sourceId }],
@@ -247,7 +247,7 @@ describe('firehose delivery of flow events to S3 (s3rver)', () => {
       '/firehose/services/aws/credential_id',
     ]);
     const own = aCredential(s.t.principal.account.id, { type: 'azure', username: null, password: 'x' });
-    await s.t.storage.credentials.insert(own);
+    (await s.t.storage.credentials.insert(own))._unsafeUnwrap();
     const wrongType = await s.t.service.flows.create(s.t.principal, {
       name: 'Mixed',
       sources: [{ entity_id: s.sourceId }],
@@ -333,8 +333,8 @@ describe('firehose delivery of flow events to Azure Blob (azurite)', () => {
       username: null,
       password: azurite.connectionString(),
     });
-    await s.t.storage.credentials.insert(awsCredential);
-    await s.t.storage.credentials.insert(azureCredential);
+    (await s.t.storage.credentials.insert(awsCredential))._unsafeUnwrap();
+    (await s.t.storage.credentials.insert(azureCredential))._unsafeUnwrap();
     const flowId = await s.flow({
       enabled: true,
       services: {

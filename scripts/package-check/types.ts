@@ -2,17 +2,17 @@
 // as .mts (ESM), .cts (CommonJS) and .ts (bundler): every declaration file of every package
 // and of what they import must resolve and check, and the options of the adapters must be
 // real types, not `any`.
-import * as azure from '@leadroute/azure-blob';
-import * as client from '@leadroute/client';
-import * as core from '@leadroute/core';
-import * as express from '@leadroute/express';
-import * as fastify from '@leadroute/fastify';
-import * as memory from '@leadroute/memory';
-import * as mongo from '@leadroute/mongo';
-import * as postgres from '@leadroute/postgres';
-import * as s3 from '@leadroute/s3';
-import * as smtp from '@leadroute/smtp';
-import * as testkit from '@leadroute/testkit';
+import type * as azure from '@leadroute/azure-blob';
+import type * as client from '@leadroute/client';
+import type * as core from '@leadroute/core';
+import type * as express from '@leadroute/express';
+import type * as fastify from '@leadroute/fastify';
+import type * as memory from '@leadroute/memory';
+import type * as mongo from '@leadroute/mongo';
+import type * as postgres from '@leadroute/postgres';
+import type * as s3 from '@leadroute/s3';
+import type * as smtp from '@leadroute/smtp';
+import type * as testkit from '@leadroute/testkit';
 
 type IsAny<T> = 0 extends 1 & T ? true : false;
 type Assert<T extends false> = T;

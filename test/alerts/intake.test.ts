@@ -1,7 +1,7 @@
 import { createTestService, manualClock } from '@leadroute/testkit';
 import { describe, expect, it } from 'vitest';
 
-const HOUR = 3_600_000;
+const _HOUR = 3_600_000;
 
 describe('alerts from leads submitted through intake (recorder -> rollups -> detector)', () => {
   it('a recipient that starts failing and a source that starts sending duplicates raise their alerts; recovery resolves them', async () => {

@@ -49,16 +49,20 @@ async function setup(): Promise<State> {
     await principal(f.keys.other),
     await principal(f.keys.staff),
   ];
-  await f.service.storage.rollups.add(failing(demo.account.id, id(15), 40, 40, '2026-01-15T13:00:00.000Z'));
+  (
+    await f.service.storage.rollups.add(failing(demo.account.id, id(15), 40, 40, '2026-01-15T13:00:00.000Z'))
+  )._unsafeUnwrap();
   (await f.service.alerts.detect())._unsafeUnwrap();
   clock.set(NOW);
-  await f.service.storage.rollups.add([
-    ...failing(demo.account.id, id(10), 30, 40), // serious, 30 failed today
-    ...failing(demo.account.id, id(11), 40, 40), // critical
-    ...failing(demo.account.id, id(12), 60, 80), // serious, 60 failed today
-    ...failing(other.account.id, id(13), 40, 40),
-    ...failing(staff.account.id, id(14), 40, 40),
-  ]);
+  (
+    await f.service.storage.rollups.add([
+      ...failing(demo.account.id, id(10), 30, 40), // serious, 30 failed today
+      ...failing(demo.account.id, id(11), 40, 40), // critical
+      ...failing(demo.account.id, id(12), 60, 80), // serious, 60 failed today
+      ...failing(other.account.id, id(13), 40, 40),
+      ...failing(staff.account.id, id(14), 40, 40),
+    ])
+  )._unsafeUnwrap();
   (
     await f.service.alerts.settings.setPlatformOverrides({ types: { 'no-leads': { zero_run_hours: 3 } } })
   )._unsafeUnwrap();

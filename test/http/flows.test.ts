@@ -659,7 +659,7 @@ describe.each(BINDINGS)('flows, intake and events over HTTP through %s', (name) 
       ['start=yesterday'],
       ['end=2020-13-45'],
       ['rules=not-json'],
-      ['rules=' + encodeURIComponent('[{"lhv":"x","op":"is sparkly","rhv":"y"}]')],
+      [`rules=${encodeURIComponent('[{"lhv":"x","op":"is sparkly","rhv":"y"}]')}`],
       ['include=type&exclude=vars'],
       ['type=BAD TYPE'],
       ['start=2026-02-01T00:00:00Z&end=2026-01-01T00:00:00Z'],

@@ -39,17 +39,19 @@ describe.each(BINDINGS)('account isolation through %s', (name) => {
     const post = async (path: string, json: unknown) => (await req(demo, 'POST', path, json)).body;
     const principal = (await f.service.accounts.authenticate(demo))._unsafeUnwrap();
     const credentialId = newId(Date.now());
-    await f.service.storage.credentials.insert({
-      id: credentialId,
-      account_id: principal.account.id,
-      name: 'Buyer login',
-      type: 'user',
-      package: null,
-      username: 'buyer-user',
-      password: SECRET,
-      created_at: new Date().toISOString(),
-      updated_at: new Date().toISOString(),
-    });
+    (
+      await f.service.storage.credentials.insert({
+        id: credentialId,
+        account_id: principal.account.id,
+        name: 'Buyer login',
+        type: 'user',
+        package: null,
+        username: 'buyer-user',
+        password: SECRET,
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      })
+    )._unsafeUnwrap();
     const vendor = (await post('/entities', { name: 'Iso vendor', module_ids: [], source: 'seller', recipient: null }))
       .id;
     const recipient = (await post('/entities', { name: 'Iso buyer', module_ids: [], source: null, recipient: 'buyer' }))
@@ -85,7 +87,7 @@ describe.each(BINDINGS)('account isolation through %s', (name) => {
       })
     ).id;
     await f.service.exports.runPending();
-    await f.service.alerts.detect(Date.now());
+    (await f.service.alerts.detect(Date.now()))._unsafeUnwrap();
     const alertKey = (await req(demo, 'GET', '/alerts')).body[0]?.key as string;
     expect(alertKey, 'a new-source alert exists for the demo account').toBeDefined();
     owned = {

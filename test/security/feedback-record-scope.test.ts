@@ -45,7 +45,7 @@ describe.each(BINDINGS)('#18.4 feedback by recipient_record_id through %s', (nam
     expect(flow.status, flow.text).toBe(201);
     return { vendor, buyer, flow: flow.body.id as string };
   };
-  const submit = async (key: string, s: { vendor: string; flow: string }, lead: Record<string, unknown>) => {
+  const submit = async (_key: string, s: { vendor: string; flow: string }, lead: Record<string, unknown>) => {
     const res = await req({ path: `/flows/${s.flow}/sources/${s.vendor}/submit`, json: lead });
     expect(res.status, res.text).toBe(201);
     return res.body.lead.id as string;

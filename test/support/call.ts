@@ -18,6 +18,7 @@ export interface Answer {
   readonly headers: Headers;
   readonly text: string;
   /** The body parsed as JSON, or undefined when it is not JSON. */
+  // biome-ignore lint/suspicious/noExplicitAny: test assertions read the JSON answer freely.
   readonly body: any;
 }
 

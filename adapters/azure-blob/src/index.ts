@@ -2,8 +2,6 @@ import { createHash } from 'node:crypto';
 import { BlobServiceClient, type StoragePipelineOptions } from '@azure/storage-blob';
 import type {
   AzureLocation,
-  BatchItemOutcome,
-  CloudObject,
   CloudObjectBody,
   CloudStorageDriver,
   CloudStorageError,

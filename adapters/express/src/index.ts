@@ -43,7 +43,10 @@ export class BodyAlreadyReadError extends Error {
 }
 
 function send(req: Request, res: Response, response: HttpResponse, options?: NodeConnectionOptions): void {
-  if (answersEarly(req, response)) return writeEarlyAnswer(req, res, response, options);
+  if (answersEarly(req, response)) {
+    writeEarlyAnswer(req, res, response, options);
+    return;
+  }
   // One writeHead with every header (merged with any set before, such as X-Powered-By).
   res.writeHead(response.status, response.headers).end(response.body);
 }

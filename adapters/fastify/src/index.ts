@@ -76,7 +76,8 @@ const plugin: FastifyPluginAsync<LeadroutePluginOptions> = async (
           });
     if (answersEarly(request.raw, response)) {
       // Written by hand: Fastify would end the response at once, and node:http close the socket on unread bytes.
-      reply.hijack();
+      // FastifyReply is thenable; hijack() answers the reply itself, there is nothing to await.
+      void reply.hijack();
       return writeEarlyAnswer(request.raw, reply.raw, response, connection);
     }
     return reply

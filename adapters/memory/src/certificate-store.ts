@@ -26,6 +26,7 @@ export function certificateStore(t: MemoryTables): CertificateStore {
       const updated = {
         ...current,
         claims: [...current.claims, claim],
+        // biome-ignore lint/complexity/useMathMinMax: ISO timestamps, compared as strings.
         expires_at: expiresAt > current.expires_at ? expiresAt : current.expires_at,
       };
       t.certificates.set(id, updated);

@@ -68,7 +68,7 @@ export function jobStore(table: JobTable): JobStore {
       table.set(keyOf(ref.kind, ref.id), release(job, { state: 'done' }));
       return okAsync(true);
     },
-    fail(ref, nowMs, error, retryAt) {
+    fail(ref, _nowMs, error, retryAt) {
       const job = held(ref);
       if (!job) return okAsync(false);
       table.set(

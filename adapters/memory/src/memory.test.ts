@@ -192,8 +192,8 @@ describe('memory lead writes', () => {
     };
     expect(read.lead.first_name).toBe('Ada');
     read.lead.first_name = 'mutated';
-    expect(((await storage.leads.get(lead.id))._unsafeUnwrap()?.fields as { first_name: string }).first_name).toBe(
-      'Ada',
-    );
+    expect(
+      ((await storage.leads.get(lead.id))._unsafeUnwrap()?.fields as { first_name?: string } | undefined)?.first_name,
+    ).toBe('Ada');
   });
 });

@@ -47,7 +47,7 @@ describe('memoryOutbox', () => {
     const outbox = memoryOutbox();
     const to = ['ops@example.com'];
     const headers: Record<string, string> = { 'X-Test': '1' };
-    await outbox.send({ ...message, to, headers });
+    (await outbox.send({ ...message, to, headers }))._unsafeUnwrap();
     to.push('other@example.com');
     headers['X-Test'] = '2';
     expect(outbox.messages[0]?.to).toEqual(['ops@example.com']);
@@ -80,7 +80,7 @@ describe('memoryOutbox', () => {
 
   it('clears', async () => {
     const outbox = memoryOutbox();
-    await outbox.send(message);
+    (await outbox.send(message))._unsafeUnwrap();
     outbox.clear();
     expect(outbox.messages).toEqual([]);
   });

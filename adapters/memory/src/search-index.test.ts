@@ -67,7 +67,8 @@ function oracle(docs: readonly SearchDocument[], text: string, sort?: { field: S
 describe('memory search index against a brute-force reading', () => {
   const docs = Array.from({ length: 6000 }, (_, i) => generated(i));
   const index = memorySearchIndex();
-  for (const d of docs) index.index(d);
+  // The memory index indexes synchronously; its ResultAsync is already settled.
+  for (const d of docs) void index.index(d);
   const search = async (
     text: string,
     extra: { sort?: { field: SearchSortField; dir: 'asc' | 'desc' }; from?: number; limit?: number } = {},
@@ -132,7 +133,7 @@ describe('memory search index against a brute-force reading', () => {
       for (let i = 0; i < 50; i++) {
         const d = generated(10_000 + i);
         all.push(d);
-        await index.index(d);
+        (await index.index(d))._unsafeUnwrap();
       }
       expect((await search(text, { sort: { field, dir }, from: 10, limit: 90 })).ids).toEqual(
         oracle(all, text, { field, dir }).ids.slice(10, 100),
@@ -144,10 +145,10 @@ describe('memory search index against a brute-force reading', () => {
   it('forgets replaced leads and compacts without losing any', async () => {
     const ix = memorySearchIndex();
     const first = Array.from({ length: 400 }, (_, i) => generated(i));
-    for (const d of first) await ix.index(d);
+    for (const d of first) (await ix.index(d))._unsafeUnwrap();
     // Renaming every lead twice leaves more forgotten entries than live ones: the index rebuilds itself.
     for (const name of ['Quentin', 'Quincy'])
-      for (const d of first) await ix.index({ ...d, fields: { ...d.fields, first_name: name } });
+      for (const d of first) (await ix.index({ ...d, fields: { ...d.fields, first_name: name } }))._unsafeUnwrap();
     const q = parseSearchText('qu');
     const page = (
       await ix.search({ account_id: ACCOUNT, terms: q.terms, phrases: [], from: 0, limit: 10 })

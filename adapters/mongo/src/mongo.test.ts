@@ -113,13 +113,13 @@ describe.skipIf(!uri)('mongo', () => {
       const { storage } = await setup();
       const account = anAccount();
       const entity = anEntity(account.id, { invitation_expires_at: '2026-03-04T05:06:07.089Z' });
-      await storage.accounts.insert(account);
-      await storage.entities.insert(entity);
+      (await storage.accounts.insert(account))._unsafeUnwrap();
+      (await storage.entities.insert(entity))._unsafeUnwrap();
       const doc = await rawDoc(COLLECTIONS.entities)(entity.id);
       expect(doc).toMatchObject({ _id: entity.id, owner_account_id: account.id, flow_ids: entity.flow_ids });
       expect(doc).not.toHaveProperty('id');
       expect(doc?.created_at).toBeInstanceOf(Date);
-      expect((doc?.invitation_expires_at as Date).toISOString()).toBe('2026-03-04T05:06:07.089Z');
+      expect((doc?.invitation_expires_at as Date | undefined)?.toISOString()).toBe('2026-03-04T05:06:07.089Z');
     });
   });
 
@@ -153,7 +153,7 @@ describe.skipIf(!uri)('mongo', () => {
     it('maps a duplicate key hash to a Conflict naming the index, with the driver error as cause', async () => {
       const { storage } = await setup();
       const key = anApiKey(anAccount().id);
-      await storage.accounts.insertKey(key);
+      (await storage.accounts.insertKey(key))._unsafeUnwrap();
       const error = (await storage.accounts.insertKey(key))._unsafeUnwrapErr();
       expect(error).toMatchObject({ type: 'Conflict', cause: { code: 11000 } });
       expect(error.message).toBe('[leadroute] [mongo] insert API key: already exists (api_keys_hash_unique).');
@@ -164,8 +164,8 @@ describe.skipIf(!uri)('mongo', () => {
       const account = anAccount().id;
       const first = anAlias(account, anEntity(account).id);
       const second = anAlias(account, anEntity(account).id);
-      await storage.aliases.insert(first);
-      await storage.aliases.insert(second);
+      (await storage.aliases.insert(first))._unsafeUnwrap();
+      (await storage.aliases.insert(second))._unsafeUnwrap();
       const error = (await storage.aliases.update({ ...second, entity_id: first.entity_id }))._unsafeUnwrapErr();
       expect(error).toMatchObject({ type: 'Conflict', cause: { code: 11000 } });
       expect(error.message).toMatch(/entity_aliases_account_entity_unique/);
@@ -183,7 +183,7 @@ describe.skipIf(!uri)('mongo', () => {
       (await storage.events.insert(event))._unsafeUnwrap();
       const doc = await rawDoc(COLLECTIONS.events)(event.id);
       expect(doc?.expires_at).toBeInstanceOf(Date);
-      expect((doc?.expires_at as Date).toISOString()).toBe(event.expires_at);
+      expect((doc?.expires_at as Date | undefined)?.toISOString()).toBe(event.expires_at);
     });
 
     it('counts every caller of a fresh counter that has room, though all but one lose the race to create it', async () => {

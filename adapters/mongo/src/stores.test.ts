@@ -139,7 +139,7 @@ describe('rollup store', () => {
     });
     (await rollupStore(collections({ rollups: { bulkWrite } })).add([row(1), row(2), row(3)]))._unsafeUnwrap();
     const counts = (call: number) =>
-      (bulkWrite.mock.calls[call]?.[0] as { updateOne: { update: { $inc: { count: number } } } }[]).map(
+      (bulkWrite.mock.calls[call]?.[0] as { updateOne: { update: { $inc: { count: number } } } }[] | undefined)?.map(
         (w) => w.updateOne.update.$inc.count,
       );
     expect([counts(0), counts(1)]).toEqual([

@@ -33,7 +33,9 @@ describe.skipIf(!available)('postgres under concurrency (several pools, several 
     await Promise.all(
       pools.map((pool) =>
         Promise.all(Array.from({ length: CONNECTIONS }, () => pool.connect())).then((clients) =>
-          clients.forEach((c) => c.release()),
+          clients.forEach((c) => {
+            c.release();
+          }),
         ),
       ),
     );
@@ -59,7 +61,7 @@ describe.skipIf(!available)('postgres under concurrency (several pools, several 
   it('keeps a cap exact when slots are given back while others are taken', async () => {
     const key = `cap:${freshId()}`;
     const [s] = storages();
-    for (let i = 0; i < 5; i++) await s?.counters.tryIncrement(key, 5, '2030-01-01T00:00:00.000Z');
+    for (let i = 0; i < 5; i++) (await s!.counters.tryIncrement(key, 5, '2030-01-01T00:00:00.000Z'))._unsafeUnwrap();
     // Two slots given back while 40 callers race for them: exactly two more get in.
     const results = await race<boolean | 'returned'>(42, (storage, i) =>
       i < 2

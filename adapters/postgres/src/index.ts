@@ -3,7 +3,7 @@ import type { ResultAsync } from 'neverthrow';
 import type { Pool } from 'pg';
 import { groupCommit } from './batch/group-commit';
 import { batchedReader } from './batch/reads';
-import { DEFAULT_ACQUIRE_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS, guardPool } from './pool';
+import { guardPool } from './pool';
 import { DEFAULT_SCHEMA, quoteIdent } from './sql';
 import { accountStore } from './stores/accounts';
 import { alertStore } from './stores/alerts';

@@ -57,7 +57,7 @@ describe.skipIf(!available)('postgres jobs shared by several processes', () => {
 
   it('hands the job of a worker that died mid-job to another once its lease runs out', async () => {
     const [dying, survivor] = stores() as [JobStore, JobStore];
-    await dying.enqueue({ kind: 'export', id: 'e1', dueAt: T0 }, T0);
+    (await dying.enqueue({ kind: 'export', id: 'e1', dueAt: T0 }, T0))._unsafeUnwrap();
     const claimed = (await dying.claim('export', T0, LEASE))._unsafeUnwrap();
     if (!claimed) throw new Error('no job claimed');
     // The dying worker extends once, then its process goes away without settling the job.
@@ -84,8 +84,8 @@ describe.skipIf(!available)('postgres jobs shared by several processes', () => {
 
   it('skips a job whose row a killed session still locks instead of waiting, and claims it once the lock is gone', async () => {
     const [jobs] = stores() as [JobStore];
-    await jobs.enqueue({ kind: 'export', id: 'locked', dueAt: T0 }, T0);
-    await jobs.enqueue({ kind: 'export', id: 'free', dueAt: T0 + 1 }, T0);
+    (await jobs.enqueue({ kind: 'export', id: 'locked', dueAt: T0 }, T0))._unsafeUnwrap();
+    (await jobs.enqueue({ kind: 'export', id: 'free', dueAt: T0 + 1 }, T0))._unsafeUnwrap();
     // A session in the middle of claiming (the row locked, nothing committed) ...
     const stuck = new pg.Client({ connectionString: DATABASE_URL });
     await stuck.connect();

@@ -49,7 +49,7 @@ describe.skipIf(!available)('migrate', () => {
 
   it('is idempotent: a second call applies nothing', async () => {
     const schema = newSchema();
-    await migrate(pool, { schema });
+    (await migrate(pool, { schema }))._unsafeUnwrap();
     expect((await migrate(pool, { schema }))._unsafeUnwrap()).toEqual({ schema, applied: [], version: latest });
     expect(await history(schema)).toHaveLength(latest);
   });
@@ -71,7 +71,7 @@ describe.skipIf(!available)('migrate', () => {
 
   it('applies only the migrations a schema lacks, as a later release adds one', async () => {
     const schema = newSchema();
-    await applyMigrations(pool, migrations.slice(0, 1), schema);
+    (await applyMigrations(pool, migrations.slice(0, 1), schema))._unsafeUnwrap();
     expect((await migrate(pool, { schema }))._unsafeUnwrap().applied).toEqual(
       migrations.slice(1).map((m) => m.version),
     );
@@ -79,7 +79,7 @@ describe.skipIf(!available)('migrate', () => {
 
   it('rolls a failing migration back whole and reports a StorageFailure', async () => {
     const schema = newSchema();
-    await migrate(pool, { schema });
+    (await migrate(pool, { schema }))._unsafeUnwrap();
     const broken = [
       ...migrations,
       { version: latest + 1, name: 'broken', up: (s: string) => `CREATE TABLE ${s}.half_done (x int); SELECT 1 / 0;` },
@@ -102,7 +102,7 @@ describe.skipIf(!available)('migrate', () => {
     expect((await migrate(pool, { schema })).isOk()).toBe(true);
     const storage = postgresStorage({ pool, schema });
     const account = anAccount();
-    await storage.accounts.insert(account);
+    (await storage.accounts.insert(account))._unsafeUnwrap();
     expect((await storage.accounts.get(account.id))._unsafeUnwrap()).toEqual(account);
   });
 

@@ -198,7 +198,7 @@ describe.skipIf(!available)('postgres query plans', () => {
     })),
   )('$name uses $index', async ({ call, index, sorts, bitmap }) => {
     const spy = recorder();
-    await call(spy, db.schema);
+    (await call(spy, db.schema))._unsafeUnwrap();
     // The first statement is the one named; any other (a search's count) must not scan the table either.
     const [statement, ...others] = spy.sent;
     const text = await plan(statement?.text ?? '', statement?.values ?? [], sorts, bitmap);

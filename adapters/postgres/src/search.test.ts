@@ -163,16 +163,14 @@ describe.skipIf(!available)('postgres search index', () => {
     const mine = documents(random, account, 200, Date.UTC(2026, 1, 1));
     const theirs = documents(random, other, 40, Date.UTC(2026, 1, 2));
     // Some leads are indexed again with new fields: the newer document replaces the older and becomes the newest.
-    const again = mine
-      .slice(0, 30)
-      .map((d, i) => ({
-        ...d,
-        fields: { ...d.fields, city: CITIES[i % CITIES.length] as string, first_name: 'Renamed' },
-      }));
+    const again = mine.slice(0, 30).map((d, i) => ({
+      ...d,
+      fields: { ...d.fields, city: CITIES[i % CITIES.length] as string, first_name: 'Renamed' },
+    }));
     const memory = memoryStorage().search;
     const postgres = searchIndex(db.pool, db.schema);
     for (const doc of [...mine, ...theirs, ...again]) {
-      memory.index(doc);
+      (await memory.index(doc))._unsafeUnwrap();
       (await postgres.index(doc))._unsafeUnwrap();
     }
     const all = queries(random, account, mine, 200);
@@ -193,19 +191,21 @@ describe.skipIf(!available)('postgres search index', () => {
     const [a, b] = [newId(Date.UTC(2026, 0, 3)), newId(Date.UTC(2026, 0, 4))];
     const [doc] = documents(random, a as string, 1, Date.UTC(2026, 2, 1));
     const lead = doc as SearchDocument;
-    await index.index({ ...lead, fields: { ...lead.fields, first_name: 'Ottoline' } });
-    await index.index({
-      ...lead,
-      account_id: b as string,
-      lead_id: newId(Date.UTC(2026, 2, 2)),
-      fields: { ...lead.fields, first_name: 'Ottoline' },
-    });
+    (await index.index({ ...lead, fields: { ...lead.fields, first_name: 'Ottoline' } }))._unsafeUnwrap();
+    (
+      await index.index({
+        ...lead,
+        account_id: b as string,
+        lead_id: newId(Date.UTC(2026, 2, 2)),
+        fields: { ...lead.fields, first_name: 'Ottoline' },
+      })
+    )._unsafeUnwrap();
     const q = { account_id: a as string, terms: ['otto'], phrases: [], from: 0, limit: 10 };
     expect((await index.search(q))._unsafeUnwrap()).toMatchObject({
       total: 1,
       documents: [{ lead_id: lead.lead_id, account_id: a }],
     });
-    await index.index({ ...lead, fields: { ...lead.fields, first_name: 'Bertha' } });
+    (await index.index({ ...lead, fields: { ...lead.fields, first_name: 'Bertha' } }))._unsafeUnwrap();
     expect((await index.search(q))._unsafeUnwrap()).toEqual({ total: 0, documents: [] });
     expect((await index.search({ ...q, terms: ['bert'] }))._unsafeUnwrap().documents).toEqual([
       { ...lead, fields: { ...lead.fields, first_name: 'Bertha' } },

@@ -40,7 +40,9 @@ describe.skipIf(!available)('postgres spool', () => {
     await db.truncate();
     const spool = postgresSpool({ pool: db.pool, schema: db.schema });
     const due = Date.UTC(2025, 5, 30, 23, 59, 59, 999);
-    await spool.enqueue({ target: 't', key: 'k', payload: 'p', route: { a: 'b' }, dueAt: due }, { nowMs: due - 1 });
+    (
+      await spool.enqueue({ target: 't', key: 'k', payload: 'p', route: { a: 'b' }, dueAt: due }, { nowMs: due - 1 })
+    )._unsafeUnwrap();
     const [item] = (await spool.lease(due, { limit: 1, leaseMs: 1 }))._unsafeUnwrap();
     expect(item).toMatchObject({
       dueAt: due,

@@ -92,7 +92,7 @@ describe('s3Storage against s3rver', () => {
   });
 
   it('pre-signs download links valid 10 seconds', async () => {
-    await driver.putObject(location, 'exports/e1.csv', 'a,b\n1,2\n', { contentType: 'text/csv' });
+    (await driver.putObject(location, 'exports/e1.csv', 'a,b\n1,2\n', { contentType: 'text/csv' }))._unsafeUnwrap();
     const url = (await driver.presignGet(location, 'exports/e1.csv', 10))._unsafeUnwrap();
     expect(new URL(url).searchParams.get('X-Amz-Expires')).toBe('10');
     const response = await fetch(url);

@@ -9,8 +9,6 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type {
   AwsLocation,
-  BatchItemOutcome,
-  CloudObject,
   CloudObjectBody,
   CloudStorageDriver,
   CloudStorageError,

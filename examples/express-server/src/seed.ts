@@ -43,7 +43,9 @@ export async function seed(service: LeadService, env: NodeJS.ProcessEnv): Promis
     recipient: null,
   });
   if (buyer.isOk())
-    await service.aliases.create(demo, { entity_id: buyer.value.id, entity_alias: 'Acme (primary buyer)' });
+    (
+      await service.aliases.create(demo, { entity_id: buyer.value.id, entity_alias: 'Acme (primary buyer)' })
+    )._unsafeUnwrap();
   const demoBuyer = await service.entities.create(demo, {
     name: 'Demo Buyer',
     description: 'Accepts every lead (the demo module)',

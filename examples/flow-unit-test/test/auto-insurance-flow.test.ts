@@ -65,11 +65,11 @@ describe('auto insurance flow', () => {
   it("stops at the cap, and opens again the next day in the account's time zone", async () => {
     t.clock.set('2026-03-10T23:30:00-05:00');
     for (let i = 0; i < 10; i++)
-      await t.service.leads.submit(flowId, vendorId, { state: 'OK', phone_1: '405-555-0100' });
-    await t.service.leads.submit(flowId, vendorId, { state: 'OK', phone_1: '405-555-0100' });
+      (await t.service.leads.submit(flowId, vendorId, { state: 'OK', phone_1: '405-555-0100' }))._unsafeUnwrap();
+    (await t.service.leads.submit(flowId, vendorId, { state: 'OK', phone_1: '405-555-0100' }))._unsafeUnwrap();
     expect(t.recipient.received).toHaveLength(10);
     t.clock.advance(60 * 60 * 1000); // past midnight in Chicago
-    await t.service.leads.submit(flowId, vendorId, { state: 'OK', phone_1: '405-555-0100' });
+    (await t.service.leads.submit(flowId, vendorId, { state: 'OK', phone_1: '405-555-0100' }))._unsafeUnwrap();
     expect(t.recipient.received).toHaveLength(11);
   });
 

@@ -15,7 +15,7 @@ describe('@leadroute/client outside Node', () => {
       baseUrl: 'http://leadroute.test',
       apiKey: key,
       fetch: async (_url, init) => {
-        seen.push((init?.headers as Record<string, string>).authorization);
+        seen.push((init?.headers as Record<string, string> | undefined)?.authorization);
         return new Response('[]', { status: 200, headers: { 'content-type': 'application/json' } });
       },
     });

@@ -18,7 +18,7 @@ export {
   type OperatorStaff,
   type OperatorStaffConfig,
 } from './operators';
-export { type AliasesApi } from './entities/aliases';
+export type { AliasesApi } from './entities/aliases';
 export { type EntitiesApi, toEntity } from './entities/service';
 export { STANDARD_ENTITIES, standardEntity } from './entities/standard';
 export { type EntityInput, MODULE_ID_PATTERN } from './entities/validate';

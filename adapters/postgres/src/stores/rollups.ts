@@ -51,7 +51,8 @@ export const addRollups = (table: string): WriteKind<readonly RollupRow[], undef
   what: 'add rollups',
   plan: (calls) => {
     const columns: unknown[][] = COLUMNS.map(() => []);
-    for (const rows of calls) for (const row of rows) COLUMNS.forEach((column, i) => columns[i]?.push(row[column]));
+    for (const rows of calls)
+      for (const row of rows) for (const [i, column] of COLUMNS.entries()) columns[i]?.push(row[column]);
     return {
       statements: [
         {

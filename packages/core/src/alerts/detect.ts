@@ -188,7 +188,10 @@ export function detectPass(
                   deps.logger.error({ accountId, err: done.error }, 'alert detection failed for an account');
                 else report.accounts += 1;
               } finally {
-                await storage.alerts.releaseLease(lease, deps.owner);
+                const released = await storage.alerts.releaseLease(lease, deps.owner);
+                // Not released: the lease runs out and the next pass takes the account up.
+                if (released.isErr())
+                  deps.logger.warn({ accountId, err: released.error }, 'alert lease not released; it expires');
               }
             }
           };

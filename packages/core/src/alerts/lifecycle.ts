@@ -75,7 +75,7 @@ export async function reconcile(
   const seen = new Set<string>();
   for (const finding of ctx.findings) {
     const flow = finding.flow_id ? await deps.names.flow(finding.flow_id) : undefined;
-    if (finding.type === 'no-leads' && (!flow || !flow.enabled)) continue;
+    if (finding.type === 'no-leads' && !flow?.enabled) continue;
     seen.add(finding.key);
     // An entity whose name cannot be read shows as null (templates fall back to its ID).
     const entityName = (finding.entity_id ? await deps.names.entity(account.id, finding.entity_id) : '') || null;

@@ -1,6 +1,6 @@
 import type { AlertSeverity } from '../ports/alerts';
 import { type HourCounts, RATE_TYPES, SLOT, SOURCE_CATEGORY_TYPES, type UnitCounts, weighted } from './aggregate';
-import type { RateType, RateTypeSettings } from './defaults';
+import type { RateTypeSettings } from './defaults';
 import { type DetectInput, type Finding, percent, round4 } from './finding';
 import { HOUR_MS } from './windows';
 

@@ -17,5 +17,5 @@ export {
   HANDLER_VERSION,
   type Outcome,
   type StoredEvent,
-} from './types';
+} from '../domain/events';
 export { project } from './project';

@@ -8,7 +8,7 @@ import type { RollupRow } from '../ports/rollups';
 import type { Storage } from '../ports/storage';
 import { searchDocument } from '../search/service';
 import { rollupRows } from '../stats/observer';
-import type { StoredEvent } from './types';
+import type { StoredEvent } from '../domain/events';
 
 /**
  * Something that follows recorded events once they are stored: firehose delivery,
@@ -62,8 +62,7 @@ export function createEventRecorder(deps: { storage: Storage; logger: Logger; cl
       for (const observer of observers) {
         try {
           const outcome = await observer(event);
-          if (outcome && outcome.isErr())
-            deps.logger.error({ eventId: event.id, err: outcome.error }, 'event observer failed');
+          if (outcome?.isErr()) deps.logger.error({ eventId: event.id, err: outcome.error }, 'event observer failed');
         } catch (e) {
           deps.logger.error({ eventId: event.id, err: e }, 'event observer threw');
         }

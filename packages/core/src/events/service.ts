@@ -8,7 +8,7 @@ import { type CompiledRuleSet, compileRules } from '../rules';
 import { isoTime } from '../time';
 import { project } from './project';
 import { type EventQuery, parseEventQuery } from './query';
-import type { EventRecord, StoredEvent } from './types';
+import type { EventRecord, StoredEvent } from '../domain/events';
 
 /** The `events` sub-API: the account's event records. */
 export interface EventsApi {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { StoredEvent } from '../events/types';
+import type { StoredEvent } from '../domain/events';
 import { compileRules } from '../rules';
 import { compileColumns, eventPath, formatInstant, rulesOnEvents } from './columns';
 

@@ -1,5 +1,5 @@
 import { formatInZone, zoneOffset as offsetAt } from '../time';
-import type { StoredEvent } from '../events/types';
+import type { StoredEvent } from '../domain/events';
 import { compilePath, isRuleSet, type RuleElement, type RuleSet } from '../rules';
 
 /**

@@ -15,5 +15,11 @@ export {
 export { type ExportRunDeps, exportFileName, type JobRunOutcome, runExportJob } from './run';
 export { type ExportDownloadFile, type ExportFileLink, type ExportsApi, toExport } from './service';
 export { EXPORT_DEFAULTS, EXPORT_JOB, type ExportOptions, type ExportSettings, LINK_TTL_SECONDS } from './settings';
-export { type Export, type ExportDownload, type ExportStatus, FINAL_EXPORT_STATUSES, type StoredExport } from './types';
-export { type ExportWorker } from './worker';
+export {
+  type Export,
+  type ExportDownload,
+  type ExportStatus,
+  FINAL_EXPORT_STATUSES,
+  type StoredExport,
+} from '../domain/exports';
+export type { ExportWorker } from './worker';

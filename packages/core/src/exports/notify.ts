@@ -3,7 +3,7 @@ import { exportReadyMessage } from '../notifications';
 import type { Account } from '../ports/accounts';
 import type { Logger } from '../ports/logger';
 import type { Notifier } from '../ports/notifier';
-import type { StoredExport } from './types';
+import type { StoredExport } from '../domain/exports';
 
 /**
  * The default notifier: core has no mail transport, so it logs each message's

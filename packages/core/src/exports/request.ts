@@ -1,7 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { Issue } from '../errors';
 import { type Id, isId } from '../ids';
-import { isEmailAddress, parseValue, type RuleElement, validateRules } from '../rules';
+import { isEmailAddress, type RuleElement, validateRules } from '../rules';
 import { parseIsoInZone } from '../time';
 import { isRecord } from '../validation';
 

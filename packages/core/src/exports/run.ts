@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify';
+import type { Result } from 'neverthrow';
 import type { Stringifier } from 'csv-stringify';
 import type { Account } from '../ports/accounts';
 import type { Clock } from '../ports/clock';
@@ -12,7 +13,7 @@ import { formatInZone, isoTime } from '../time';
 import { compileColumns, rulesOnEvents } from './columns';
 import { notifyFinished } from './notify';
 import type { ExportSettings } from './settings';
-import { FINAL_EXPORT_STATUSES, type StoredExport } from './types';
+import { FINAL_EXPORT_STATUSES, type StoredExport } from '../domain/exports';
 
 /** What running one export job needs. */
 export interface ExportRunDeps {
@@ -72,7 +73,7 @@ export async function runExportJob(deps: ExportRunDeps, job: LeasedJob): Promise
   if (found.isErr()) return retry(deps, ref, job, found.error.message);
   const exp = found.value;
   if (!exp || FINAL_EXPORT_STATUSES.includes(exp.status)) {
-    await storage.jobs.complete(ref, clock.now());
+    settle(deps, 'complete the job', await storage.jobs.complete(ref, clock.now()));
     return 'settled';
   }
   const account = await storage.accounts.get(exp.account_id);
@@ -112,9 +113,10 @@ export async function runExportJob(deps: ExportRunDeps, job: LeasedJob): Promise
 
   if (produced.kind === 'interrupted') {
     // Released due now rather than left to its lease, so a restarted (or another) worker takes it up at once.
-    if (uploaded.isOk()) await deps.fileStore.remove(fileKey);
+    if (uploaded.isOk()) settle(deps, 'remove the partial file', await deps.fileStore.remove(fileKey));
     const now = clock.now();
-    await storage.jobs.fail(ref, now, 'The worker stopped before the export ended; it starts again.', now);
+    const reason = 'The worker stopped before the export ended; it starts again.';
+    settle(deps, 'release the job', await storage.jobs.fail(ref, now, reason, now));
     logger.info({ ...log, rows: produced.rows }, 'export interrupted by shutdown; released for the next worker');
     return 'retry';
   }
@@ -130,7 +132,7 @@ export async function runExportJob(deps: ExportRunDeps, job: LeasedJob): Promise
   // The file may have taken a while: only the lease holder may publish it.
   const held = await storage.jobs.extend(ref, clock.now(), settings.leaseMs);
   if (held.isErr() || !held.value) {
-    await deps.fileStore.remove(fileKey);
+    settle(deps, 'remove the unpublished file', await deps.fileStore.remove(fileKey));
     return held.isErr() ? retry(deps, ref, job, held.error.message) : 'lost';
   }
 
@@ -138,7 +140,7 @@ export async function runExportJob(deps: ExportRunDeps, job: LeasedJob): Promise
     message: `More than ${settings.rowLimit} rows match, the row limit: the export stopped without a file. Narrow the range or the filter rules and request it again.`,
   };
   // Only a complete export has a file (the spec, #19.10): a truncated one keeps its status and reason, and its partial file is removed.
-  if (produced.truncated) await deps.fileStore.remove(fileKey);
+  if (produced.truncated) settle(deps, 'remove the truncated file', await deps.fileStore.remove(fileKey));
   const finished = await storage.exports.update(
     exp.id,
     produced.truncated
@@ -151,7 +153,7 @@ export async function runExportJob(deps: ExportRunDeps, job: LeasedJob): Promise
         },
   );
   if (finished.isErr()) return retry(deps, ref, job, finished.error.message);
-  await storage.jobs.complete(ref, clock.now());
+  settle(deps, 'complete the job', await storage.jobs.complete(ref, clock.now()));
   logger.info(
     { ...log, rows: produced.rows, bytes: uploaded.value.bytes, truncated: produced.truncated },
     'export finished',
@@ -230,8 +232,16 @@ async function retry(
   logger.warn({ exportId: job.id, attempt: job.attempts, err: message }, 'export attempt failed');
   if (exp && job.attempts >= settings.maxAttempts) return finishWithError(deps, ref, exp, account, message);
   const now = clock.now();
-  await storage.jobs.fail(ref, now, message, now + 30_000 * job.attempts);
+  settle(deps, 'reschedule the job', await storage.jobs.fail(ref, now, message, now + 30_000 * job.attempts));
   return 'retry';
+}
+
+/**
+ * A clean-up write whose failure changes nothing for this attempt: the job's lease runs out
+ * and another pass takes it up, or a file stays until the store's own expiry. Logged, not dropped.
+ */
+function settle(deps: ExportRunDeps, what: string, result: Result<unknown, { readonly message: string }>): void {
+  if (result.isErr()) deps.logger.warn({ err: result.error.message }, `export job: could not ${what}`);
 }
 
 /** Ends the export in error for good, tells its recipients, and settles the job. */
@@ -246,7 +256,7 @@ async function finishWithError(
   const updated = await storage.exports.update(exp.id, { status: 'error', error: message, reason: { message } });
   // If even that write fails, the lease runs out and another attempt tries again.
   if (updated.isErr()) return 'retry';
-  await storage.jobs.fail(ref, clock.now(), message);
+  settle(deps, 'settle the failed job', await storage.jobs.fail(ref, clock.now(), message));
   if (account && updated.value) await notifyFinished(deps, updated.value, account);
   return 'settled';
 }

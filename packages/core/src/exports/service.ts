@@ -12,7 +12,7 @@ import { isoTime } from '../time';
 import { signLink, verifyLink } from './links';
 import { type ExportListParams, parseExportRequest } from './request';
 import { EXPORT_JOB, type ExportOptions, exportSettings, LINK_TTL_SECONDS } from './settings';
-import type { Export, StoredExport } from './types';
+import type { Export, StoredExport } from '../domain/exports';
 import { createExportWorker, type ExportWorker } from './worker';
 
 /** What `GET /exports/{id}/file` answers: a download URL valid for 10 seconds. */
@@ -196,7 +196,7 @@ export function createExportsApi(deps: {
         ? verifyLink(settings.linkSecret, id, expires, signature, clock.now())
         : 'The download link is malformed.';
       if (refused) return errAsync(errors.forbidden(refused));
-      if (!fileStore || fileStore.delivery !== 'served') return errAsync(errors.notFound('export file'));
+      if (fileStore?.delivery !== 'served') return errAsync(errors.notFound('export file'));
       return storage.exports.get(id.toLowerCase()).andThen((exp) => {
         if (!exp) return errAsync(errors.notFound('export', id));
         const gone = notReady(exp, clock.now());

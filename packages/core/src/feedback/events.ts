@@ -4,7 +4,7 @@ import {
   HANDLER_VERSION,
   type Outcome,
   type StoredEvent,
-} from '../events/types';
+} from '../domain/events';
 import { timings } from '../flows/context';
 import type { Id } from '../ids';
 import { isoTime } from '../time';

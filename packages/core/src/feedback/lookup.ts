@@ -1,8 +1,8 @@
 import { errAsync, ResultAsync } from 'neverthrow';
 import { errors } from '../errors';
 import type { EventRecorder } from '../events/recorder';
-import type { StoredEvent } from '../events/types';
-import type { FlowRecord } from '../flows/types';
+import type { StoredEvent } from '../domain/events';
+import type { FlowRecord } from '../domain/flows';
 import { isId } from '../ids';
 import type { Account } from '../ports/accounts';
 import type { Clock } from '../ports/clock';
@@ -53,16 +53,14 @@ function complete(
     if (!lead || lead.expires_at <= now) return errAsync(missing());
     return deps.storage.accounts.get(event.account_id).andThen((account) => {
       if (!account) return errAsync(missing());
-      return deps.storage.flows
-        .get(event.flow_id)
-        .map(
-          (flow): Delivery => ({
-            event,
-            lead,
-            account,
-            flow: flow && flow.account_id === account.id ? flow : undefined,
-          }),
-        );
+      return deps.storage.flows.get(event.flow_id).map(
+        (flow): Delivery => ({
+          event,
+          lead,
+          account,
+          flow: flow && flow.account_id === account.id ? flow : undefined,
+        }),
+      );
     });
   });
 }

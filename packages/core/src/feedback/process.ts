@@ -1,6 +1,6 @@
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import { errors, type LeadrouteError } from '../errors';
-import type { StoredEvent } from '../events/types';
+import type { StoredEvent } from '../domain/events';
 import { newId } from '../ids';
 import type { LeadRecord } from '../ports/leads';
 import { compileRuleSet, type EvalEnv, type RuleOutcome, type RuleSet, typeLead } from '../rules';

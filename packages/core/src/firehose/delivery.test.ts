@@ -123,9 +123,11 @@ describe('firehose delivery', () => {
 
   it('retries in batches and shares the spool with other features', async () => {
     const { aws, spool, delivery } = setup();
-    await spool.enqueue({ target: 'exports:x', key: 'k', payload: '', route: {}, dueAt: T0 }, { nowMs: T0 });
+    (
+      await spool.enqueue({ target: 'exports:x', key: 'k', payload: '', route: {}, dueAt: T0 }, { nowMs: T0 })
+    )._unsafeUnwrap();
     aws.state.failure = failure('Unavailable');
-    for (let n = 0; n < 5; n++) await delivery.deliver(legacy, event(n));
+    for (let n = 0; n < 5; n++) (await delivery.deliver(legacy, event(n)))._unsafeUnwrap();
     aws.state.failure = undefined;
     const small = createFirehoseDelivery({
       cloudStorage: { aws: aws.driver },
@@ -142,7 +144,7 @@ describe('firehose delivery', () => {
   it('lets several workers retry at once without writing anything twice', async () => {
     const { aws, spool, delivery } = setup();
     aws.state.failure = failure('Unavailable');
-    for (let n = 0; n < 20; n++) await delivery.deliver(legacy, event(n));
+    for (let n = 0; n < 20; n++) (await delivery.deliver(legacy, event(n)))._unsafeUnwrap();
     aws.state.failure = undefined;
     // Without conditional writes, only the spool's leases keep the workers apart.
     const plain = { ...aws.driver, capabilities: { presignedUrls: false, conditionalWrites: false } };

@@ -3,7 +3,7 @@ import type { LeadrouteError } from '../errors';
 import { isId } from '../ids';
 import type { EventRecorder } from '../events/recorder';
 import { toEventRecord } from '../events/service';
-import type { StoredEvent } from '../events/types';
+import type { StoredEvent } from '../domain/events';
 import type { Clock } from '../ports/clock';
 import type { CloudStorageDrivers } from '../ports/cloud-storage';
 import type { Logger } from '../ports/logger';

@@ -1,9 +1,9 @@
 import { okAsync, type ResultAsync } from 'neverthrow';
 import type { LeadrouteError } from '../errors';
 import type { CounterStore } from '../ports/counters';
-import type { EventCap } from '../events/types';
+import type { EventCap } from '../domain/events';
 import type { CompiledCap } from './compile';
-import type { Cap } from './types';
+import type { Cap } from '../domain/flows';
 import { limitWindow } from './windows';
 
 /** Cap slots taken for one lead, to give back if its delivery does not succeed. */

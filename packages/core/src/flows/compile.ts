@@ -7,7 +7,7 @@ import {
   isParsedValue,
   type RuleSet,
 } from '../rules';
-import type { Cap, FlowRecord, FlowSource, FlowStep, Mapping, Pricing } from './types';
+import type { Cap, FlowRecord, FlowSource, FlowStep, Mapping, Pricing } from '../domain/flows';
 
 /** A cap with its rule set compiled: only leads it matches count against it. */
 export interface CompiledCap {

@@ -6,7 +6,7 @@ import type { Storage } from '../ports/storage';
 import type { EventRecorder, RecordingUnit } from '../events/recorder';
 import type { IntegrationRegistry } from '../integrations/registry';
 import type { CompiledFlow } from './compile';
-import type { FlowRecord, PingLimit } from './types';
+import type { FlowRecord, PingLimit } from '../domain/flows';
 
 /** What the lead handler runs on. */
 export interface IntakeDeps {

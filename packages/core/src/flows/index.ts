@@ -14,6 +14,6 @@ export type {
   Mapping,
   PingLimit,
   Pricing,
-} from './types';
+} from '../domain/flows';
 export { type FlowValidationContext, validateFlow } from './validate';
 export { limitWindow, type LimitWindow } from './windows';

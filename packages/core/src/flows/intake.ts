@@ -6,7 +6,7 @@ import {
   HANDLER_VERSION,
   type Outcome,
   type StoredEvent,
-} from '../events/types';
+} from '../domain/events';
 import { withoutSecrets } from '../firehose/secrets';
 import { type Id, idSequence, isId, newId } from '../ids';
 import type { RecordedRequest } from '../ports/integrations';
@@ -17,7 +17,7 @@ import { capsFull, releaseCaps, reserveCaps } from './caps';
 import type { CompiledSource } from './compile';
 import { type IntakeDeps, type LeadRun, pingLimitFields, timings } from './context';
 import { logStep, runFilter, runRecipient, type StepResult } from './step';
-import type { PingLimit } from './types';
+import type { PingLimit } from '../domain/flows';
 import { postingSecretMatches } from './posting-secret';
 import { limitWindow } from './windows';
 

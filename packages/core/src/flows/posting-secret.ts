@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Flow, FlowConfig, FlowSource } from './types';
+import type { Flow, FlowConfig, FlowSource } from '../domain/flows';
 
 /** The prefix of generated posting secrets, so a leaked one is recognizable in logs and scanners. */
 const PREFIX = 'lps_';

@@ -10,7 +10,7 @@ import { keepSecrets, withoutSecrets } from '../firehose/secrets';
 import { isoTime } from '../time';
 import { isRecord } from '../validation';
 import { sealPostingSecrets, showPostingSecrets } from './posting-secret';
-import type { Flow, FlowConfig, FlowRecord } from './types';
+import type { Flow, FlowConfig, FlowRecord } from '../domain/flows';
 import { validateFlow } from './validate';
 
 /** The `flows` sub-API: flow configuration. */

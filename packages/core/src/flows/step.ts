@@ -1,7 +1,7 @@
 import { okAsync, ResultAsync } from 'neverthrow';
 import { errors, type LeadrouteError } from '../errors';
-import type { EventCredential, Outcome, StoredEvent } from '../events/types';
-import { EVENT_RETENTION_MS, EVENT_SCHEMA_VERSION, HANDLER_VERSION } from '../events/types';
+import type { EventCredential, Outcome, StoredEvent } from '../domain/events';
+import { EVENT_RETENTION_MS, EVENT_SCHEMA_VERSION, HANDLER_VERSION } from '../domain/events';
 import { withoutSecrets } from '../firehose/secrets';
 import type { CredentialRecord } from '../ports/credentials';
 import type { DeliveryRequest, DeliveryResult } from '../ports/integrations';

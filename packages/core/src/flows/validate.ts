@@ -17,7 +17,7 @@ import type {
   Mapping,
   PingLimit,
   Pricing,
-} from './types';
+} from '../domain/flows';
 
 const UNITS: readonly DurationUnit[] = ['minutes', 'hours', 'days', 'weeks', 'months'];
 
@@ -305,7 +305,7 @@ export function validateFlow(body: unknown, ctx: FlowValidationContext): Result<
   });
   const seen = new Set<string>();
   sources.forEach((s, i) => {
-    if (s && s.entity_id && seen.has(s.entity_id))
+    if (s?.entity_id && seen.has(s.entity_id))
       r.problem(`/sources/${i}/entity_id`, 'A source entity may appear only once in a flow.');
     if (s) seen.add(s.entity_id);
   });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DurationUnit } from './types';
+import type { DurationUnit } from '../domain/flows';
 import { limitWindow } from './windows';
 
 const ZONES = ['UTC', 'America/New_York', 'Europe/Berlin', 'Australia/Lord_Howe', 'Asia/Kathmandu'];

@@ -1,5 +1,5 @@
 import { wallClockInstant, wallTime } from '../time';
-import type { DurationUnit } from './types';
+import type { DurationUnit } from '../domain/flows';
 
 /** A window of a cap or ping limit: the counter key's time part and when the counter may go. */
 export interface LimitWindow {

@@ -38,7 +38,7 @@ export function presentedPostingSecret(request: HttpRequest): string | undefined
   const given = header(request, POSTING_SECRET_HEADER);
   if (given !== undefined) return given.trim() || undefined;
   const value = header(request, 'authorization');
-  if (!value || value.slice(0, 6).toLowerCase() !== 'basic ') return undefined;
+  if (value?.slice(0, 6).toLowerCase() !== 'basic ') return undefined;
   const decoded = Buffer.from(value.slice(6).trim(), 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   return colon < 0 ? undefined : decoded.slice(colon + 1) || undefined;

@@ -161,8 +161,8 @@ function parseFormBody(bytes: Uint8Array, charset: string, limits: BodyLimits): 
   const wide = charset.startsWith('utf-16');
   const text = wide ? new TextDecoder(charset, { fatal: true }).decode(bytes) : Buffer.from(bytes).toString('latin1');
   const lenient = new TextDecoder(wide ? 'utf-8' : charset);
-  const decodeURIComponent = (s: string): string => lenient.decode(unescapeBuffer(s, true));
-  const fields = querystring.parse(text, '&', '=', { maxKeys: limits.fields + 1, decodeURIComponent });
+  const decode = (s: string): string => lenient.decode(unescapeBuffer(s, true));
+  const fields = querystring.parse(text, '&', '=', { maxKeys: limits.fields + 1, decodeURIComponent: decode });
   let count = 0;
   for (const value of Object.values(fields)) count += Array.isArray(value) ? value.length : 1;
   if (count > limits.fields) throw new BodyError(`The body has more than ${limits.fields} fields.`);

@@ -1,7 +1,7 @@
 import type { LeadService } from '../service';
 import { createHttpHandler, type HttpHandlerOptions, type LeadrouteHttpHandler } from './handler';
 import { json } from './reply';
-import type { HttpHandler, Route } from './types';
+import type { Route } from './types';
 
 /** Options of {@link createCertificateHandler}. */
 export type CertificateHandlerOptions = Omit<HttpHandlerOptions, 'routes' | 'builtInRoutes'>;

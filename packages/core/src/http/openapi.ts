@@ -1,4 +1,4 @@
-import { HANDLER_VERSION } from '../events/types';
+import { HANDLER_VERSION } from '../domain/events';
 import { ID_SCHEMA, type JsonSchema, SCHEMAS, schemaRef } from './schemas';
 import type { Route } from './types';
 

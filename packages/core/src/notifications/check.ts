@@ -3,6 +3,7 @@ import type { EmailMessage, NotifyError } from '../ports/notifier';
 // A deliberately loose shape check: the mail server has the last word on addresses,
 // this only catches what would corrupt the envelope or the headers.
 const ADDRESS = /^[^\s@<>,;"]+@[^\s@<>,;"]+$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what this looks for.
 const LINE_BREAK = /[\r\n\u0000]/;
 const HEADER_NAME = /^[!-9;-~]+$/;
 // Headers the message's own fields or the notifier set; overriding them through

@@ -21,10 +21,13 @@ export function escapeHtml(text: string): string {
  * there would start a new header).
  */
 export function oneLine(text: string): string {
-  return text
-    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
-    .replace(/ {2,}/g, ' ')
-    .trim();
+  return (
+    text
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes.
+      .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+      .replace(/ {2,}/g, ' ')
+      .trim()
+  );
 }
 
 /** `text` cut to at most `max` characters, ending in `…` when cut. */

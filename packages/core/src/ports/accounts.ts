@@ -1,6 +1,9 @@
 import type { ResultAsync } from 'neverthrow';
 import type { Id } from '../ids';
 import type { StoreError } from './store-error';
+import type { User } from '../domain/accounts';
+
+export type { User } from '../domain/accounts';
 
 /** An account holder of the platform. Accounts come from the host application. */
 export interface Account {
@@ -21,15 +24,6 @@ export interface Account {
    */
   readonly notification_email?: string;
   readonly created_at: string;
-}
-
-/** A user of an account: who requested an export, who acknowledged an alert. */
-export interface User {
-  readonly id: Id;
-  readonly first_name: string;
-  readonly last_name: string;
-  readonly email: string;
-  readonly sso_id: string;
 }
 
 /** An API key as stored: only its SHA-256 hash, never the key itself. */

@@ -1,5 +1,5 @@
 import type { ResultAsync } from 'neverthrow';
-import type { StoredEvent } from '../events/types';
+import type { StoredEvent } from '../domain/events';
 import type { Id } from '../ids';
 import type { StoreError } from './store-error';
 

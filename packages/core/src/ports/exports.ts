@@ -1,5 +1,5 @@
 import type { ResultAsync } from 'neverthrow';
-import type { ExportDownload, StoredExport } from '../exports/types';
+import type { ExportDownload, StoredExport } from '../domain/exports';
 import type { Id } from '../ids';
 import type { StoreError } from './store-error';
 

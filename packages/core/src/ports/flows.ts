@@ -1,5 +1,5 @@
 import type { ResultAsync } from 'neverthrow';
-import type { FlowRecord } from '../flows/types';
+import type { FlowRecord } from '../domain/flows';
 import type { Id } from '../ids';
 import type { StoreError } from './store-error';
 

@@ -1,31 +1,7 @@
 import type { Issue } from '../errors';
+import type { RecordedRequest, RecordedResponse, Transaction } from '../domain/transactions';
 
-/** An HTTP request as recorded on events (spec "HTTP request object"). */
-export interface RecordedRequest {
-  readonly method: string;
-  readonly url?: string;
-  readonly version: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-  readonly timestamp: number;
-}
-
-/** An HTTP response as recorded on events (spec "HTTP response object"). */
-export interface RecordedResponse {
-  readonly status: number;
-  readonly status_text: string;
-  readonly version: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-  readonly timestamp: number;
-}
-
-/** One exchange with a recipient. */
-export interface Transaction {
-  readonly request: RecordedRequest;
-  readonly response: RecordedResponse | null;
-  readonly ms: number;
-}
+export type { RecordedRequest, RecordedResponse, Transaction } from '../domain/transactions';
 
 /** A credential as a module receives it (with its secret). */
 export interface DeliveryCredential {

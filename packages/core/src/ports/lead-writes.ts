@@ -1,5 +1,5 @@
 import type { ResultAsync } from 'neverthrow';
-import type { StoredEvent } from '../events/types';
+import type { StoredEvent } from '../domain/events';
 import type { LeadRecord } from './leads';
 import type { RollupRow } from './rollups';
 import type { SearchDocument } from './search';

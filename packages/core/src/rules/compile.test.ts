@@ -5,7 +5,7 @@ import { typeLead } from './lead';
 import { defineOperator } from './operators/operator';
 import { createOperatorRegistry } from './operators/registry';
 import { referenceEvaluate } from './reference';
-import type { RuleSet } from './types';
+import type { RuleSet } from '../domain/rules';
 import { validateRules, validateRuleSet } from './validate';
 
 const ENV = { now: Date.UTC(2024, 5, 15, 12), timeZone: 'America/Chicago' };

@@ -2,8 +2,8 @@ import type { OperatorRegistry } from './operators/operator';
 import { DEFAULT_OPERATORS, operatorKey } from './operators/registry';
 import { compileParts, ruleReason } from './operand';
 import { compilePath } from './path';
-import type { EvalEnv, Rule, RuleContext, RuleElement, RuleOutcome, RuleSet } from './types';
-import { isRuleSet } from './types';
+import type { EvalEnv, Rule, RuleContext, RuleElement, RuleOutcome, RuleSet } from '../domain/rules';
+import { isRuleSet } from '../domain/rules';
 
 /** A compiled rule set: context in, outcome out. */
 export type CompiledRuleSet = (ctx: RuleContext, env?: EvalEnv) => RuleOutcome;

@@ -17,8 +17,8 @@ export type {
   RuleSetInput,
   RuleSetOp,
   Scalar,
-} from './types';
-export { isRuleSet } from './types';
+} from '../domain/rules';
+export { isRuleSet } from '../domain/rules';
 export type { ValidateOptions } from './validate';
 export { validateRules, validateRuleSet } from './validate';
 export type { ParseOptions } from './fields/parsed';

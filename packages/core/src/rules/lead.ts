@@ -1,6 +1,6 @@
 import type { ParseOptions } from './fields/parsed';
 import { parseValue } from './fields/parse';
-import type { FieldDeclaration, FieldType } from './types';
+import type { FieldDeclaration, FieldType } from '../domain/rules';
 
 /** Types of the standard lead fields, which need no declaration. */
 export const STANDARD_LEAD_FIELDS: Readonly<Record<string, FieldType>> = Object.freeze({

@@ -2,7 +2,7 @@ import type { Operator } from './operators/operator';
 import { prepareOperand } from './operators/operator';
 import { isTemplate, tryCompileTemplate } from './template';
 import type { CompiledTemplate } from './template';
-import type { EvalEnv, Rhv, Rule } from './types';
+import type { EvalEnv, Rhv, Rule } from '../domain/rules';
 import { toText } from './values';
 
 /** How a compiled rule reads its lhv, operand and rhv text. */

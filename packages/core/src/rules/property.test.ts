@@ -4,7 +4,7 @@ import { compileRuleSet } from './compile';
 import { typeLead } from './lead';
 import { BUILTIN_OPERATORS } from './operators/registry';
 import { referenceEvaluate } from './reference';
-import type { EvalEnv } from './types';
+import type { EvalEnv } from '../domain/rules';
 import { validateRuleSet } from './validate';
 
 const PATHS = [

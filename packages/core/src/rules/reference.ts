@@ -4,8 +4,8 @@ import { DEFAULT_OPERATORS, operatorKey } from './operators/registry';
 import { compileRhv, mustCompile, rhvDisplay, ruleReason } from './operand';
 import { resolvePath } from './path';
 import { isTemplate } from './template';
-import type { EvalEnv, Rule, RuleContext, RuleElement, RuleOutcome, RuleSet } from './types';
-import { isRuleSet } from './types';
+import type { EvalEnv, Rule, RuleContext, RuleElement, RuleOutcome, RuleSet } from '../domain/rules';
+import { isRuleSet } from '../domain/rules';
 
 const NO_ENV: EvalEnv = { now: Number.NaN, timeZone: 'UTC' };
 

@@ -3,7 +3,7 @@ import { formatInZone, isTimeZone } from '../time';
 import { parseDateText } from './fields/dates';
 import { isParsedValue } from './fields/parsed';
 import { compilePattern } from './regex';
-import type { EvalEnv } from './types';
+import type { EvalEnv } from '../domain/rules';
 import { toNumber, toText } from './values';
 
 /** A template helper: evaluated arguments in, a value out. Never throws on bad data. */

@@ -2,7 +2,7 @@ import type { Result } from 'neverthrow';
 import { err, ok } from 'neverthrow';
 import { compilePath } from './path';
 import { TEMPLATE_HELPERS } from './template-helpers';
-import type { EvalEnv } from './types';
+import type { EvalEnv } from '../domain/rules';
 import { toText } from './values';
 
 /** A compiled template: context in, value out (typed when the template is one expression). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isRuleId } from '../ids';
 import { createOperatorRegistry, defineOperator } from './index';
-import type { Rule, RuleSet } from './types';
+import type { Rule, RuleSet } from '../domain/rules';
 import { validateRules, validateRuleSet } from './validate';
 
 function issues(input: unknown) {

@@ -6,7 +6,7 @@ import type { OperatorRegistry } from './operators/operator';
 import { prepareOperand } from './operators/operator';
 import { DEFAULT_OPERATORS, operatorKey } from './operators/registry';
 import { isTemplate, tryCompileTemplate } from './template';
-import type { Rhv, Rule, RuleElement, RuleSet, RuleSetOp } from './types';
+import type { Rhv, Rule, RuleElement, RuleSet, RuleSetOp } from '../domain/rules';
 
 /** Options of {@link validateRuleSet} and {@link validateRules}. */
 export interface ValidateOptions {

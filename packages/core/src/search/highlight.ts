@@ -2,7 +2,7 @@ import { SEARCH_FIELDS, type SearchDocument, type SearchField } from '../ports/s
 import { fieldTerms, holdsPhrase, normalizeText, type ParsedSearch } from './tokens';
 
 const WORD = /\p{L}+|\p{N}+/gu;
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * What matched, per field: the words of the field (as written) that a term
@@ -27,7 +27,7 @@ export function highlight(doc: SearchDocument, parsed: ParsedSearch): Partial<Re
     }
     for (const phrase of parsed.phrases) {
       if (!holdsPhrase(field, value, phrase)) continue;
-      const written = new RegExp(phrase.tokens.map(escape).join('[^\\p{L}\\p{N}]*'), 'iu').exec(value);
+      const written = new RegExp(phrase.tokens.map(escapeRegExp).join('[^\\p{L}\\p{N}]*'), 'iu').exec(value);
       found.add(phone ? value : (written?.[0] ?? phrase.text));
     }
     if (found.size > 0) out[field] = [...found];

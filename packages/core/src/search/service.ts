@@ -2,7 +2,7 @@ import { errAsync, ResultAsync } from 'neverthrow';
 import type { Principal } from '../context';
 import { errors, type LeadrouteError } from '../errors';
 import { toEventRecord } from '../events/service';
-import type { EventRecord, StoredEvent } from '../events/types';
+import type { EventRecord, StoredEvent } from '../domain/events';
 import type { Clock } from '../ports/clock';
 import { SEARCH_FIELDS, type SearchDocument, type SearchField } from '../ports/search';
 import type { Storage } from '../ports/storage';

@@ -6,6 +6,7 @@ const WORD = /\p{L}+|\p{N}+/gu;
 /** Lower case without diacritics: what every term and query token is compared in. */
 export function normalizeText(text: string): string {
   // Most lead data is ASCII, which has nothing to decompose.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included.
   return /^[\x00-\x7f]*$/.test(text) ? text.toLowerCase() : text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 

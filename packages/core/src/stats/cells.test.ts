@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredEvent } from '../events/types';
+import type { StoredEvent } from '../domain/events';
 import { eventRows, rejectionCategory } from './cells';
 
 describe('rejectionCategory', () => {

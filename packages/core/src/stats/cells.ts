@@ -1,4 +1,4 @@
-import type { StoredEvent } from '../events/types';
+import type { StoredEvent } from '../domain/events';
 import type { RollupKind, RollupRow } from '../ports/rollups';
 
 /** Why a lead was turned away, for the category alerts and statistics. */

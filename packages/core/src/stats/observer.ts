@@ -1,6 +1,6 @@
 import { okAsync, type ResultAsync } from 'neverthrow';
 import type { LeadrouteError } from '../errors';
-import type { StoredEvent } from '../events/types';
+import type { StoredEvent } from '../domain/events';
 import type { RollupRow } from '../ports/rollups';
 import type { Storage } from '../ports/storage';
 import { isoTime } from '../time';

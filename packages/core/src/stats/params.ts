@@ -130,17 +130,18 @@ export function parseStatsQuery(
   }
 
   const rules: RuleElement[] = [];
-  params.getAll('rule').forEach((text, i) => {
+  for (const [i, text] of params.getAll('rule').entries()) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      return void bad('rule', 'must be a JSON rule such as {"lhv":"lead.state","op":"is equal to","rhv":"TX"}');
+      bad('rule', 'must be a JSON rule such as {"lhv":"lead.state","op":"is equal to","rhv":"TX"}');
+      continue;
     }
     const valid = validateRules(Array.isArray(parsed) ? parsed : [parsed], { path: `/rule/${i}` });
     if (valid.isErr()) issues.push(...valid.error);
     else rules.push(...valid.value);
-  });
+  }
 
   if (issues.length > 0 || start === undefined || end === undefined) return err(issues);
   return ok({ kinds, groupBy, ...(interval ? { interval } : {}), zone: safeZone, start, end, rules });

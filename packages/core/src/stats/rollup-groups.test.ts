@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredEvent } from '../events/types';
+import type { StoredEvent } from '../domain/events';
 import type { RollupRow } from '../ports/rollups';
 import { bucketStart, zonedIso } from './buckets';
 import { eventRows } from './cells';

@@ -15,7 +15,7 @@ const KEYS: Readonly<Partial<Record<string, Key>>> = { time: 0, flow_id: 1, sour
 type Level = Map<string | number, Level | StatsGroup>;
 
 /** A cell's value of a group key. */
-const valueOf = (cell: RollupRow, key: Key, time: number): string | number =>
+const cellValue = (cell: RollupRow, key: Key, time: number): string | number =>
   key === TIME ? time : key === FLOW ? cell.flow_id : key === SOURCE ? cell.source_id : cell.recipient_id;
 
 /**
@@ -43,7 +43,7 @@ export function groupRollupCells(cells: readonly RollupRow[], q: StatsQuery): St
     const values: Record<string, string | null> = {};
     q.groupBy.forEach((k, i) => {
       const key = keys[i] as Key;
-      values[k] = key === TIME ? zonedIso(time, q.zone) : (valueOf(cell, key, time) as string) || null;
+      values[k] = key === TIME ? zonedIso(time, q.zone) : (cellValue(cell, key, time) as string) || null;
     });
     const g = newGroup(values, time);
     groups.push(g);
@@ -73,7 +73,7 @@ export function groupRollupCells(cells: readonly RollupRow[], q: StatsQuery): St
     let g: StatsGroup | undefined;
     if (depth === 0) g = last ??= make(cell, time);
     else if (depth === 1) {
-      const v = valueOf(cell, only as Key, time);
+      const v = cellValue(cell, only as Key, time);
       if (v === lastValue && last) g = last;
       else {
         g = root.get(v) as StatsGroup | undefined;
@@ -84,12 +84,12 @@ export function groupRollupCells(cells: readonly RollupRow[], q: StatsQuery): St
     } else {
       let level = root;
       for (let i = 0; i < depth - 1; i++) {
-        const v = valueOf(cell, keys[i] as Key, time);
+        const v = cellValue(cell, keys[i] as Key, time);
         let next = level.get(v) as Level | undefined;
         if (!next) level.set(v, (next = new Map()));
         level = next;
       }
-      const v = valueOf(cell, keys[depth - 1] as Key, time);
+      const v = cellValue(cell, keys[depth - 1] as Key, time);
       g = level.get(v) as StatsGroup | undefined;
       if (!g) level.set(v, (g = make(cell, time)));
     }

@@ -1,7 +1,7 @@
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import type { Principal } from '../context';
 import { errors, type LeadrouteError } from '../errors';
-import type { StoredEvent } from '../events/types';
+import type { StoredEvent } from '../domain/events';
 import type { Clock } from '../ports/clock';
 import type { RollupKind, RollupRow } from '../ports/rollups';
 import type { Storage } from '../ports/storage';

@@ -19,7 +19,7 @@ export const accountStoreSuite: Suite = {
       name: '#19.13 update replaces an account, notification address included, and says whether it existed',
       async run({ storage }) {
         const account = anAccount();
-        await storage.accounts.insert(account);
+        (await storage.accounts.insert(account))._unsafeUnwrap();
         const changed = { ...account, name: 'Renamed', notification_email: 'owner@example.com' };
         expect((await storage.accounts.update(changed))._unsafeUnwrap()).toBe(true);
         expect((await storage.accounts.get(account.id))._unsafeUnwrap()).toEqual(changed);
@@ -38,7 +38,7 @@ export const accountStoreSuite: Suite = {
       name: 'refuses a second account with the same ID as a Conflict',
       async run({ storage }) {
         const account = anAccount();
-        await storage.accounts.insert(account);
+        (await storage.accounts.insert(account))._unsafeUnwrap();
         const again = await storage.accounts.insert({ ...account, name: 'Other' });
         expect(again._unsafeUnwrapErr().type).toBe('Conflict');
         expect((await storage.accounts.get(account.id))._unsafeUnwrap()?.name).toBe(account.name);
@@ -48,7 +48,7 @@ export const accountStoreSuite: Suite = {
       name: 'finds an API key by its hash only',
       async run({ storage }) {
         const account = anAccount();
-        await storage.accounts.insert(account);
+        (await storage.accounts.insert(account))._unsafeUnwrap();
         const key = anApiKey(account.id);
         expect((await storage.accounts.insertKey(key)).isOk()).toBe(true);
         expect((await storage.accounts.findKey(key.hash))._unsafeUnwrap()).toEqual(key);
@@ -61,10 +61,10 @@ export const accountStoreSuite: Suite = {
       async run({ storage }) {
         const a = anAccount();
         const b = anAccount();
-        await storage.accounts.insert(a);
-        await storage.accounts.insert(b);
+        (await storage.accounts.insert(a))._unsafeUnwrap();
+        (await storage.accounts.insert(b))._unsafeUnwrap();
         const key = anApiKey(a.id);
-        await storage.accounts.insertKey(key);
+        (await storage.accounts.insertKey(key))._unsafeUnwrap();
         expect((await storage.accounts.insertKey({ ...key, account_id: b.id }))._unsafeUnwrapErr().type).toBe(
           'Conflict',
         );
@@ -76,8 +76,8 @@ export const accountStoreSuite: Suite = {
       async run({ storage }) {
         const a = anAccount();
         const b = anAccount();
-        await storage.accounts.insert(a);
-        await storage.accounts.insert(b);
+        (await storage.accounts.insert(a))._unsafeUnwrap();
+        (await storage.accounts.insert(b))._unsafeUnwrap();
         const first = anApiKey(a.id, { created_at: '2026-01-01T00:00:00.000Z' });
         const second = anApiKey(a.id, { created_at: '2026-02-01T00:00:00.000Z' });
         const other = anApiKey(b.id);

@@ -46,14 +46,18 @@ export const alertStoreSuite: Suite = {
         const a = anAccount().id;
         const b = anAccount().id;
         const active = anAlert(a);
-        await storage.alerts.put(active);
-        await storage.alerts.put(anAlert(a, { status: 'resolved', resolved_at: '2026-01-15T16:00:00.000Z' }));
-        await storage.alerts.put(anAlert(b));
+        (await storage.alerts.put(active))._unsafeUnwrap();
+        (
+          await storage.alerts.put(anAlert(a, { status: 'resolved', resolved_at: '2026-01-15T16:00:00.000Z' }))
+        )._unsafeUnwrap();
+        (await storage.alerts.put(anAlert(b)))._unsafeUnwrap();
         expect((await storage.alerts.listActive(a))._unsafeUnwrap().map((x) => x.key)).toEqual([active.key]);
         const accounts = (await storage.alerts.accountsWithActive())._unsafeUnwrap();
         expect(accounts).toEqual(expect.arrayContaining([a, b]));
         const c = anAccount().id;
-        await storage.alerts.put(anAlert(c, { status: 'resolved', resolved_at: '2026-01-15T16:00:00.000Z' }));
+        (
+          await storage.alerts.put(anAlert(c, { status: 'resolved', resolved_at: '2026-01-15T16:00:00.000Z' }))
+        )._unsafeUnwrap();
         expect((await storage.alerts.accountsWithActive())._unsafeUnwrap()).not.toContain(c);
       },
     },
@@ -61,15 +65,22 @@ export const alertStoreSuite: Suite = {
       name: 'pages a timeline newest first, ties broken by ID, strictly before a cursor, filtered by kind and visibility',
       async run({ storage }) {
         const alert = anAlert(anAccount().id);
-        await storage.alerts.put(alert);
+        (await storage.alerts.put(alert))._unsafeUnwrap();
         const e1 = anEntry(alert, '2026-01-15T15:00:00.000Z', { kind: 'created', source: 'collector' });
         const e2 = anEntry(alert, '2026-01-15T16:00:00.000Z', { kind: 'severity_change' });
         const e3 = anEntry(alert, '2026-01-15T16:00:00.000Z', { kind: 'message_change' });
         const e4 = anEntry(alert, '2026-01-15T17:00:00.000Z', { visibility: 'internal' });
         for (const e of [e3, e1, e4, e2]) (await storage.alerts.addActivity(e))._unsafeUnwrap();
         // Another alert's and another account's entries stay out.
-        await storage.alerts.addActivity(anEntry(anAlert(alert.account_id), '2026-01-15T16:30:00.000Z'));
-        await storage.alerts.addActivity({ ...anEntry(alert, '2026-01-15T16:30:00.000Z'), account_id: anAccount().id });
+        (
+          await storage.alerts.addActivity(anEntry(anAlert(alert.account_id), '2026-01-15T16:30:00.000Z'))
+        )._unsafeUnwrap();
+        (
+          await storage.alerts.addActivity({
+            ...anEntry(alert, '2026-01-15T16:30:00.000Z'),
+            account_id: anAccount().id,
+          })
+        )._unsafeUnwrap();
         const page = (q: object) =>
           storage.alerts
             .activity({ account_id: alert.account_id, key: alert.key, customerOnly: false, limit: 10, ...q })
@@ -108,9 +119,11 @@ export const alertStoreSuite: Suite = {
       async run({ storage }) {
         const account = anAccount().id;
         expect((await storage.alerts.getSettings(account))._unsafeUnwrap()).toBeUndefined();
-        await storage.alerts.setSettings('platform', { types: { 'no-leads': { zero_run_hours: 3 } } });
-        await storage.alerts.setSettings(account, { enabled: false, email_to: ['a@example.com'] });
-        await storage.alerts.setSettings(account, { email_to: ['b@example.com'] });
+        (
+          await storage.alerts.setSettings('platform', { types: { 'no-leads': { zero_run_hours: 3 } } })
+        )._unsafeUnwrap();
+        (await storage.alerts.setSettings(account, { enabled: false, email_to: ['a@example.com'] }))._unsafeUnwrap();
+        (await storage.alerts.setSettings(account, { email_to: ['b@example.com'] }))._unsafeUnwrap();
         expect((await storage.alerts.getSettings(account))._unsafeUnwrap()).toEqual({ email_to: ['b@example.com'] });
         expect((await storage.alerts.getSettings('platform'))._unsafeUnwrap()).toEqual({
           types: { 'no-leads': { zero_run_hours: 3 } },
@@ -149,11 +162,11 @@ export const alertStoreSuite: Suite = {
         expect((await storage.alerts.tryLease(name, other, t(4), t(9)))._unsafeUnwrap()).toBe(false);
         expect((await storage.alerts.tryLease(name, owner, t(4), t(9)))._unsafeUnwrap()).toBe(true);
         // Released by someone else: still held.
-        await storage.alerts.releaseLease(name, other);
+        (await storage.alerts.releaseLease(name, other))._unsafeUnwrap();
         expect((await storage.alerts.tryLease(name, other, t(5), t(10)))._unsafeUnwrap()).toBe(false);
         // Expired: taken over.
         expect((await storage.alerts.tryLease(name, other, t(9), t(14)))._unsafeUnwrap()).toBe(true);
-        await storage.alerts.releaseLease(name, other);
+        (await storage.alerts.releaseLease(name, other))._unsafeUnwrap();
         expect((await storage.alerts.tryLease(name, owner, t(10), t(15)))._unsafeUnwrap()).toBe(true);
       },
     },

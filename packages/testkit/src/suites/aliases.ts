@@ -25,7 +25,7 @@ export const aliasStoreSuite: Suite = {
         const a = anAlias(mine, freshId(), { entity_alias: 'A' });
         const x = anAlias(anAccount().id, freshId(), { entity_alias: 'X' });
         const b = anAlias(mine, freshId(), { entity_alias: 'B' });
-        for (const alias of [b, x, a]) await storage.aliases.insert(alias);
+        for (const alias of [b, x, a]) (await storage.aliases.insert(alias))._unsafeUnwrap();
         expect((await storage.aliases.listByAccount(mine))._unsafeUnwrap().map((l) => l.entity_alias)).toEqual([
           'A',
           'B',
@@ -37,7 +37,7 @@ export const aliasStoreSuite: Suite = {
       async run({ storage }) {
         const entityId = freshId();
         const mine = anAccount().id;
-        await storage.aliases.insert(anAlias(mine, entityId));
+        (await storage.aliases.insert(anAlias(mine, entityId)))._unsafeUnwrap();
         expect((await storage.aliases.insert(anAlias(mine, entityId)))._unsafeUnwrapErr().type).toBe('Conflict');
         expect((await storage.aliases.insert(anAlias(anAccount().id, entityId))).isOk()).toBe(true);
         expect((await storage.aliases.listByAccount(mine))._unsafeUnwrap()).toHaveLength(1);
@@ -49,8 +49,8 @@ export const aliasStoreSuite: Suite = {
         const mine = anAccount().id;
         const first = anAlias(mine, freshId());
         const second = anAlias(mine, freshId());
-        await storage.aliases.insert(first);
-        await storage.aliases.insert(second);
+        (await storage.aliases.insert(first))._unsafeUnwrap();
+        (await storage.aliases.insert(second))._unsafeUnwrap();
         expect((await storage.aliases.update({ ...first, entity_alias: 'Renamed' })).isOk()).toBe(true);
         expect(await raw.alias(first.id)).toMatchObject({ entity_alias: 'Renamed' });
         const clash = await storage.aliases.update({ ...second, entity_id: first.entity_id });
@@ -62,7 +62,7 @@ export const aliasStoreSuite: Suite = {
       name: 'remove deletes the alias and reports whether it existed',
       async run({ storage, raw }) {
         const alias = anAlias(anAccount().id, freshId());
-        await storage.aliases.insert(alias);
+        (await storage.aliases.insert(alias))._unsafeUnwrap();
         expect((await storage.aliases.remove(alias.id))._unsafeUnwrap()).toBe(true);
         expect((await storage.aliases.get(alias.id))._unsafeUnwrap()).toBeUndefined();
         expect(await raw.alias(alias.id)).toBeUndefined();

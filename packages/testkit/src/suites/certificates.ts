@@ -20,7 +20,7 @@ export const certificateStoreSuite: Suite = {
     {
       name: 'answers undefined for an unknown ID or token',
       async run({ storage }) {
-        await storage.certificates.insert(aCertificate());
+        (await storage.certificates.insert(aCertificate()))._unsafeUnwrap();
         expect((await storage.certificates.get(newCertificateId()))._unsafeUnwrap()).toBeUndefined();
         expect((await storage.certificates.findByPingToken(newPingToken()))._unsafeUnwrap()).toBeUndefined();
       },
@@ -29,7 +29,7 @@ export const certificateStoreSuite: Suite = {
       name: 'refuses a taken ID or ping token with Conflict',
       async run({ storage }) {
         const c = aCertificate();
-        await storage.certificates.insert(c);
+        (await storage.certificates.insert(c))._unsafeUnwrap();
         expect((await storage.certificates.insert(aCertificate({ id: c.id })))._unsafeUnwrapErr().type).toBe(
           'Conflict',
         );
@@ -42,13 +42,13 @@ export const certificateStoreSuite: Suite = {
       name: 'claim appends claims in order and only ever extends expires_at',
       async run({ storage }) {
         const c = aCertificate();
-        await storage.certificates.insert(c);
+        (await storage.certificates.insert(c))._unsafeUnwrap();
         const first = { at: '2026-01-16T00:00:00.000Z', event_id: freshId(), lead_id: freshId() };
         const second = { at: '2026-01-17T00:00:00.000Z', event_id: freshId(), lead_id: freshId() };
         const claimed = (await storage.certificates.claim(c.id, first, '2026-04-16T00:00:00.000Z'))._unsafeUnwrap();
         expect(claimed).toEqual({ ...c, claims: [first], expires_at: '2026-04-16T00:00:00.000Z' });
         // An earlier expiry never shortens the certificate's life.
-        await storage.certificates.claim(c.id, second, '2026-01-17T00:00:00.000Z');
+        (await storage.certificates.claim(c.id, second, '2026-01-17T00:00:00.000Z'))._unsafeUnwrap();
         expect((await storage.certificates.get(c.id))._unsafeUnwrap()).toEqual({
           ...c,
           claims: [first, second],
@@ -61,7 +61,7 @@ export const certificateStoreSuite: Suite = {
       name: 'hands out copies: changing a returned certificate changes nothing stored',
       async run({ storage }) {
         const c = aCertificate();
-        await storage.certificates.insert(c);
+        (await storage.certificates.insert(c))._unsafeUnwrap();
         const got = (await storage.certificates.get(c.id))._unsafeUnwrap() as unknown as {
           client: { geo: { subdivisions: string[] } };
         };

@@ -35,7 +35,7 @@ export const entityStoreSuite: Suite = {
           recipient: null,
           source: 'seller',
         });
-        await storage.entities.insert(entity);
+        (await storage.entities.insert(entity))._unsafeUnwrap();
         expect((await storage.entities.get(entity.id))._unsafeUnwrap()).toEqual(entity);
       },
     },
@@ -53,7 +53,7 @@ export const entityStoreSuite: Suite = {
         const first = anEntity(mine, { name: 'First' });
         const other = anEntity(theirs, { name: 'Theirs' });
         const second = anEntity(mine, { name: 'Second' });
-        for (const e of [second, other, first]) await storage.entities.insert(e);
+        for (const e of [second, other, first]) (await storage.entities.insert(e))._unsafeUnwrap();
         const listed = (await storage.entities.listByOwner(mine))._unsafeUnwrap();
         expect(listed.map((e) => e.name)).toEqual(['First', 'Second']);
         expect((await storage.entities.listByOwner(freshId()))._unsafeUnwrap()).toEqual([]);
@@ -63,7 +63,7 @@ export const entityStoreSuite: Suite = {
       name: 'update replaces the stored entity',
       async run({ storage, raw }) {
         const entity = anEntity(anAccount().id);
-        await storage.entities.insert(entity);
+        (await storage.entities.insert(entity))._unsafeUnwrap();
         const changed = {
           ...entity,
           name: 'Renamed',
@@ -80,7 +80,7 @@ export const entityStoreSuite: Suite = {
       name: 'refuses a second entity with the same ID as a Conflict',
       async run({ storage }) {
         const entity = anEntity(anAccount().id);
-        await storage.entities.insert(entity);
+        (await storage.entities.insert(entity))._unsafeUnwrap();
         expect((await storage.entities.insert({ ...entity, name: 'Dup' }))._unsafeUnwrapErr().type).toBe('Conflict');
       },
     },
@@ -90,7 +90,7 @@ export const entityStoreSuite: Suite = {
         const entity = anEntity(anAccount().id);
         // Compared with a snapshot: a store handing out the inserted object itself would change `entity` too.
         const before = structuredClone(entity);
-        await storage.entities.insert(entity);
+        (await storage.entities.insert(entity))._unsafeUnwrap();
         const got = (await storage.entities.get(entity.id))._unsafeUnwrap() as unknown as {
           name: string;
           flow_ids: string[];
@@ -105,7 +105,7 @@ export const entityStoreSuite: Suite = {
       async run({ storage }) {
         const entity = anEntity(anAccount().id);
         const mine = structuredClone(entity) as unknown as { name: string; flow_ids: string[] };
-        await storage.entities.insert(mine as unknown as typeof entity);
+        (await storage.entities.insert(mine as unknown as typeof entity))._unsafeUnwrap();
         mine.name = 'Mutated';
         mine.flow_ids.push(freshId());
         expect((await storage.entities.get(entity.id))._unsafeUnwrap()).toEqual(entity);

@@ -21,9 +21,9 @@ export const flowStoreSuite: Suite = {
         const mine = anAccount().id;
         const a = aFlow(mine, { name: 'A' });
         const b = aFlow(mine, { name: 'B' });
-        await storage.flows.insert(a);
-        await storage.flows.insert(aFlow(anAccount().id));
-        await storage.flows.insert(b);
+        (await storage.flows.insert(a))._unsafeUnwrap();
+        (await storage.flows.insert(aFlow(anAccount().id)))._unsafeUnwrap();
+        (await storage.flows.insert(b))._unsafeUnwrap();
         expect((await storage.flows.listByAccount(mine))._unsafeUnwrap().map((f) => f.name)).toEqual(['A', 'B']);
       },
     },
@@ -31,7 +31,7 @@ export const flowStoreSuite: Suite = {
       name: 'updates only from the expected version; a stale update is a Conflict',
       async run({ storage }) {
         const flow = aFlow(anAccount().id);
-        await storage.flows.insert(flow);
+        (await storage.flows.insert(flow))._unsafeUnwrap();
         const v2 = { ...flow, name: 'Renamed', version: 2 };
         expect((await storage.flows.update(v2, 1)).isOk()).toBe(true);
         expect((await storage.flows.update({ ...flow, name: 'Stale', version: 2 }, 1))._unsafeUnwrapErr().type).toBe(
@@ -44,7 +44,7 @@ export const flowStoreSuite: Suite = {
       name: '#18.13 of concurrent updates from one version, exactly one succeeds and the others are Conflicts',
       async run({ storage }) {
         const flow = aFlow(anAccount().id);
-        await storage.flows.insert(flow);
+        (await storage.flows.insert(flow))._unsafeUnwrap();
         const results = await Promise.all(
           Array.from({ length: 8 }, (_, i) => storage.flows.update({ ...flow, name: `Editor ${i}`, version: 2 }, 1)),
         );
@@ -77,8 +77,8 @@ export const credentialStoreSuite: Suite = {
       async run({ storage }) {
         const mine = anAccount().id;
         const c = aCredential(mine);
-        await storage.credentials.insert(c);
-        await storage.credentials.insert(aCredential(anAccount().id));
+        (await storage.credentials.insert(c))._unsafeUnwrap();
+        (await storage.credentials.insert(aCredential(anAccount().id)))._unsafeUnwrap();
         expect((await storage.credentials.get(c.id))._unsafeUnwrap()).toEqual(c);
         expect((await storage.credentials.listByAccount(mine))._unsafeUnwrap()).toEqual([c]);
         expect((await storage.credentials.insert(c))._unsafeUnwrapErr().type).toBe('Conflict');

@@ -40,10 +40,10 @@ export const jobStoreSuite: Suite = {
       async run({ storage }) {
         const kind = `k-${freshId()}`;
         const [late, early, future] = [freshId(), freshId(), freshId()];
-        await storage.jobs.enqueue({ kind, id: late, dueAt: T0 }, T0);
-        await storage.jobs.enqueue({ kind, id: early, dueAt: T0 - 1000 }, T0);
-        await storage.jobs.enqueue({ kind, id: future, dueAt: T0 + 10_000 }, T0);
-        await storage.jobs.enqueue({ kind: `${kind}-other`, id: freshId(), dueAt: T0 - 5000 }, T0);
+        (await storage.jobs.enqueue({ kind, id: late, dueAt: T0 }, T0))._unsafeUnwrap();
+        (await storage.jobs.enqueue({ kind, id: early, dueAt: T0 - 1000 }, T0))._unsafeUnwrap();
+        (await storage.jobs.enqueue({ kind, id: future, dueAt: T0 + 10_000 }, T0))._unsafeUnwrap();
+        (await storage.jobs.enqueue({ kind: `${kind}-other`, id: freshId(), dueAt: T0 - 5000 }, T0))._unsafeUnwrap();
         expect((await storage.jobs.claim(kind, T0, LEASE))._unsafeUnwrap()?.id).toBe(early);
         // Two workers asking at once: one gets the job, the other nothing.
         const claims = await Promise.all([storage.jobs.claim(kind, T0, LEASE), storage.jobs.claim(kind, T0, LEASE)]);
@@ -57,7 +57,7 @@ export const jobStoreSuite: Suite = {
       async run({ storage }) {
         const kind = `k-${freshId()}`;
         const id = freshId();
-        await storage.jobs.enqueue({ kind, id, dueAt: T0 }, T0);
+        (await storage.jobs.enqueue({ kind, id, dueAt: T0 }, T0))._unsafeUnwrap();
         const first = (await storage.jobs.claim(kind, T0, LEASE))._unsafeUnwrap();
         if (!first) throw new Error('no job');
         const ref1 = { kind, id, leaseId: first.leaseId };
@@ -80,7 +80,7 @@ export const jobStoreSuite: Suite = {
       async run({ storage }) {
         const kind = `k-${freshId()}`;
         const [a, b, c] = [freshId(), freshId(), freshId()];
-        for (const id of [a, b, c]) await storage.jobs.enqueue({ kind, id, dueAt: T0 }, T0);
+        for (const id of [a, b, c]) (await storage.jobs.enqueue({ kind, id, dueAt: T0 }, T0))._unsafeUnwrap();
         const claimed = new Map<string, string>();
         for (let i = 0; i < 3; i++) {
           const job = (await storage.jobs.claim(kind, T0, LEASE))._unsafeUnwrap();

@@ -10,7 +10,7 @@ export const leadStoreSuite: Suite = {
       name: 'stores a lead with nested fields and reads it back',
       async run({ storage, raw }) {
         const lead = aLead(anAccount().id);
-        await storage.leads.insert(lead);
+        (await storage.leads.insert(lead))._unsafeUnwrap();
         expect((await storage.leads.get(lead.id))._unsafeUnwrap()).toEqual(lead);
         expect(await raw.lead(lead.id)).toBeDefined();
         expect((await storage.leads.insert(lead))._unsafeUnwrapErr().type).toBe('Conflict');
@@ -20,9 +20,9 @@ export const leadStoreSuite: Suite = {
       name: 'moves the latest event',
       async run({ storage }) {
         const lead = aLead(anAccount().id);
-        await storage.leads.insert(lead);
+        (await storage.leads.insert(lead))._unsafeUnwrap();
         const next = freshId();
-        await storage.leads.setLatestEvent(lead.id, next);
+        (await storage.leads.setLatestEvent(lead.id, next))._unsafeUnwrap();
         expect((await storage.leads.get(lead.id))._unsafeUnwrap()?.latest_event_id).toBe(next);
       },
     },
@@ -30,7 +30,7 @@ export const leadStoreSuite: Suite = {
       name: 'marks a lead returned exactly once, even under concurrent callers',
       async run({ storage }) {
         const lead = aLead(anAccount().id);
-        await storage.leads.insert(lead);
+        (await storage.leads.insert(lead))._unsafeUnwrap();
         const at = '2026-03-01T12:00:00.000Z';
         const results = await Promise.all(Array.from({ length: 10 }, () => storage.leads.markReturned(lead.id, at)));
         expect(results.map((r) => r._unsafeUnwrap()).filter(Boolean)).toHaveLength(1);
@@ -44,8 +44,8 @@ export const leadStoreSuite: Suite = {
         const account = anAccount().id;
         const old = aLead(account, { expires_at: '2026-01-01T00:00:00.000Z' });
         const live = aLead(account, { expires_at: '2026-06-01T00:00:00.000Z' });
-        await storage.leads.insert(old);
-        await storage.leads.insert(live);
+        (await storage.leads.insert(old))._unsafeUnwrap();
+        (await storage.leads.insert(live))._unsafeUnwrap();
         expect((await storage.leads.purgeExpired('2026-02-01T00:00:00.000Z'))._unsafeUnwrap()).toBe(1);
         expect((await storage.leads.get(old.id))._unsafeUnwrap()).toBeUndefined();
         expect((await storage.leads.get(live.id))._unsafeUnwrap()).toEqual(live);
@@ -74,11 +74,11 @@ export const counterStoreSuite: Suite = {
       async run({ storage }) {
         const key = `cap:${freshId()}`;
         const other = `cap:${freshId()}`;
-        await storage.counters.tryIncrement(key, 1, '2030-01-01T00:00:00.000Z');
+        (await storage.counters.tryIncrement(key, 1, '2030-01-01T00:00:00.000Z'))._unsafeUnwrap();
         expect((await storage.counters.tryIncrement(key, 1, '2030-01-01T00:00:00.000Z'))._unsafeUnwrap()).toBe(false);
-        await storage.counters.decrement(key);
+        (await storage.counters.decrement(key))._unsafeUnwrap();
         expect((await storage.counters.tryIncrement(key, 1, '2030-01-01T00:00:00.000Z'))._unsafeUnwrap()).toBe(true);
-        await storage.counters.decrement(other);
+        (await storage.counters.decrement(other))._unsafeUnwrap();
         expect((await storage.counters.get(other))._unsafeUnwrap()).toBe(0);
         expect((await storage.counters.tryIncrement(key, 0, '2030-01-01T00:00:00.000Z'))._unsafeUnwrap()).toBe(false);
       },

@@ -31,13 +31,15 @@ export const rollupStoreSuite: Suite = {
       async run({ storage }) {
         const account = anAccount().id;
         const flow = freshId();
-        await storage.rollups.add([
-          aRow(account),
-          aRow(account, { outcome: 'failure', category: 'duplicate' }),
-          aRow(account, { kind: 'conversion-received', stage: 'sold' }),
-          aRow(account, { hour: '2026-03-08T09:00:00.000Z', flow_id: flow }),
-          aRow(anAccount().id),
-        ]);
+        (
+          await storage.rollups.add([
+            aRow(account),
+            aRow(account, { outcome: 'failure', category: 'duplicate' }),
+            aRow(account, { kind: 'conversion-received', stage: 'sold' }),
+            aRow(account, { hour: '2026-03-08T09:00:00.000Z', flow_id: flow }),
+            aRow(anAccount().id),
+          ])
+        )._unsafeUnwrap();
         const q = (extra: object) =>
           storage.rollups
             .query({ account_id: account, from: '2026-03-08T07:00:00.000Z', to: '2026-03-08T08:00:00.000Z', ...extra })
@@ -52,7 +54,7 @@ export const rollupStoreSuite: Suite = {
       async run({ storage }) {
         const a = anAccount().id;
         const b = anAccount().id;
-        await storage.rollups.add([aRow(a), aRow(b, { hour: '2026-03-09T07:00:00.000Z' })]);
+        (await storage.rollups.add([aRow(a), aRow(b, { hour: '2026-03-09T07:00:00.000Z' })]))._unsafeUnwrap();
         const active = (
           await storage.rollups.activeAccounts('2026-03-08T00:00:00.000Z', '2026-03-09T00:00:00.000Z')
         )._unsafeUnwrap();

@@ -1,6 +1,6 @@
 import { parseSearchText, type SearchDocument, type SearchIndexQuery, type Storage } from '@leadroute/core';
 import { expect } from 'vitest';
-import { anAccount, freshId } from '../fixtures';
+import { anAccount } from '../fixtures';
 import type { Suite } from '../harness';
 import { aSearchDocument } from '../records';
 

@@ -1,6 +1,6 @@
 import { idempotentSubmit } from '../../flows/idempotency';
 import type { IntakeOptions } from '../../flows/intake';
-import type { Flow } from '../../flows/types';
+import type { Flow } from '../../domain/flows';
 import type { RecordedRequest } from '../../ports/integrations';
 import type { LeadService } from '../../service';
 import { POSTING_SECRET_HEADER, presentedPostingSecret } from '../auth';

@@ -1,6 +1,6 @@
 import { isValid, parse } from 'date-fns';
 import { parseIsoInZone, WallDate, wallClockInstant, wallTime } from '../../time';
-import type { ParsedValue } from '../types';
+import type { ParsedValue } from '../../domain/rules';
 import type { ParseOptions } from './parsed';
 import { parsed, rawText } from './parsed';
 import { yearsBetween } from './zoned';

@@ -1,4 +1,4 @@
-import type { ParsedValue } from '../types';
+import type { ParsedValue } from '../../domain/rules';
 import { parsed, rawText } from './parsed';
 
 // The WHATWG HTML "valid e-mail address" production: what browsers accept in

@@ -1,4 +1,4 @@
-import type { FieldType, ParsedValue, Scalar } from '../types';
+import type { FieldType, ParsedValue, Scalar } from '../../domain/rules';
 import { parseDate, parseDob, parseTime } from './dates';
 import { parseEmail } from './email';
 import type { ParseOptions } from './parsed';

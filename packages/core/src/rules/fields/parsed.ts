@@ -1,4 +1,4 @@
-import type { FieldType, ParsedValue, Scalar } from '../types';
+import type { FieldType, ParsedValue, Scalar } from '../../domain/rules';
 
 /** Options every field parser may use. */
 export interface ParseOptions {

@@ -1,4 +1,4 @@
-import type { ParsedValue } from '../types';
+import type { ParsedValue } from '../../domain/rules';
 import { parsed, rawText } from './parsed';
 
 const US = /^(\d{5})(?:[\s-]?(\d{4}))?$/;

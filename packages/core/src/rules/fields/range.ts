@@ -1,11 +1,11 @@
-import type { ParsedValue } from '../types';
+import type { ParsedValue } from '../../domain/rules';
 import { parsed, rawText } from './parsed';
 
 const NUMBER = String.raw`-?\$?\d[\d,]*(?:\.\d+)?[kK]?`;
 const BETWEEN = new RegExp(String.raw`^(${NUMBER})\s*(?:-|–|to)\s*(${NUMBER})$`, 'i');
 const AT_LEAST = new RegExp(String.raw`^(?:(${NUMBER})\s*\+|(?:over|above|at least|more than)\s+(${NUMBER}))$`, 'i');
 const AT_MOST = new RegExp(String.raw`^(?:under|below|less than|up to|at most)\s+(${NUMBER})$`, 'i');
-const SINGLE = new RegExp(String.raw`^(${NUMBER})$`);
+const SINGLE = new RegExp(`^(${NUMBER})$`);
 
 /** Reads `"$50,000"`, `"50k"` or `"-3.5"` as a number. */
 export function rangeNumber(text: string | undefined): number | null {

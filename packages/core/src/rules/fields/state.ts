@@ -1,4 +1,4 @@
-import type { ParsedValue } from '../types';
+import type { ParsedValue } from '../../domain/rules';
 import { parsed, rawText } from './parsed';
 
 // Postal codes of US states, DC and territories, and Canadian provinces and territories.

@@ -1,4 +1,4 @@
-import type { ParsedValue } from '../types';
+import type { ParsedValue } from '../../domain/rules';
 import { parsed, rawText } from './parsed';
 
 /** Free text: trimmed; valid when not blank. */

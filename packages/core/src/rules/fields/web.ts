@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { ParsedValue } from '../types';
+import type { ParsedValue } from '../../domain/rules';
 import { parsed, rawText } from './parsed';
 
 function toUrl(text: string): URL | null {

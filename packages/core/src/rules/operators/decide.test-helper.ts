@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { compileRuleSet } from '../compile';
 import { parseValue } from '../fields/parse';
 import { referenceEvaluate } from '../reference';
-import type { EvalEnv, FieldType, Rhv } from '../types';
+import type { EvalEnv, FieldType, Rhv } from '../../domain/rules';
 import { validateRuleSet } from '../validate';
 
 /** 2024-06-15T12:00:00Z, a Saturday. */

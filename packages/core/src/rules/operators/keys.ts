@@ -1,6 +1,6 @@
 import { isParsedValue } from '../fields/parsed';
 import { parseValue } from '../fields/parse';
-import type { EvalEnv, FieldType, ParsedValue } from '../types';
+import type { EvalEnv, FieldType, ParsedValue } from '../../domain/rules';
 import { keyOf } from '../values';
 
 const DATE_TYPES = new Set<FieldType>(['date', 'dob']);

@@ -1,6 +1,6 @@
 import { err, ok } from 'neverthrow';
 import { isParsedValue, normalOf } from '../fields/parsed';
-import type { EvalEnv } from '../types';
+import type { EvalEnv } from '../../domain/rules';
 import { isBlank, keyOf, listOf, splitList, toText } from '../values';
 import type { TypedKeys } from './keys';
 import { leadKey, typedKeys } from './keys';

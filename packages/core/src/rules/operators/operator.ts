@@ -1,6 +1,6 @@
 import type { Result } from 'neverthrow';
 import { ok } from 'neverthrow';
-import type { EvalEnv } from '../types';
+import type { EvalEnv } from '../../domain/rules';
 
 /** What docs/operators.md says about an operator; the table is generated from the registry. */
 export interface OperatorDoc {

@@ -2,7 +2,7 @@ import type { Result } from 'neverthrow';
 import { err, ok } from 'neverthrow';
 import { parseDateText, parseTime } from '../fields/dates';
 import { isParsedValue, normalOf } from '../fields/parsed';
-import type { EvalEnv } from '../types';
+import type { EvalEnv } from '../../domain/rules';
 import { toNumber } from '../values';
 import type { Operator } from './operator';
 import { defineOperator, negate } from './operator';

@@ -4,7 +4,7 @@ import { err, ok } from 'neverthrow';
 import { WallDate, wallClockInstant, wallClockMs } from '../../time';
 import { parseDateText } from '../fields/dates';
 import { isParsedValue, normalOf } from '../fields/parsed';
-import type { EvalEnv } from '../types';
+import type { EvalEnv } from '../../domain/rules';
 import type { Operator } from './operator';
 import { defineOperator, negate } from './operator';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Rhv } from '../types';
+import type { Rhv } from '../../domain/rules';
 import { decide, typed } from './decide.test-helper';
 
 type Case = readonly [label: string, value: unknown, rhv: Rhv, expected: boolean];

@@ -1,6 +1,6 @@
-import type { FirehoseConfig } from '../firehose';
+import type { FirehoseConfig } from './firehose';
 import type { Id } from '../ids';
-import type { FieldDeclaration, RuleSet } from '../rules';
+import type { FieldDeclaration, RuleSet } from './rules';
 
 /** Calendar units of cap and ping-limit windows. */
 export type DurationUnit = 'minutes' | 'hours' | 'days' | 'weeks' | 'months';

@@ -1,6 +1,6 @@
 import type { Id } from '../ids';
-import type { User } from '../ports/accounts';
-import type { RuleElement } from '../rules';
+import type { User } from './accounts';
+import type { RuleElement } from './rules';
 
 /** Export status values (spec "States and transitions"). */
 export type ExportStatus = 'created' | 'processing' | 'complete' | 'error' | 'truncated';

@@ -1,8 +1,8 @@
-import type { FirehoseConfig } from '../firehose';
-import type { Cap, Mapping, PingLimit, Pricing } from '../flows/types';
+import type { FirehoseConfig } from './firehose';
+import type { Cap, Mapping, PingLimit, Pricing } from './flows';
 import type { Id } from '../ids';
-import type { RecordedRequest, RecordedResponse, Transaction } from '../ports/integrations';
-import type { RuleSet } from '../rules';
+import type { RecordedRequest, RecordedResponse, Transaction } from './transactions';
+import type { RuleSet } from './rules';
 
 /** Kinds of event the service records. Statistics count source, recipient, the feedback kinds and ping. */
 export type EventType = 'source' | 'recipient' | 'filter' | 'ping' | 'feedback-received' | 'feedback-sent';
