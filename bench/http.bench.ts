@@ -1,6 +1,6 @@
 import { request as httpRequest, Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLeadService, scriptedRecipient } from '@leadroute/core';
+import { createLeadService, type EntityCreateBody, scriptedRecipient } from '@leadroute/core';
 import { expressRouter } from '@leadroute/express';
 import { leadroute } from '@leadroute/fastify';
 import { memoryStorage } from '@leadroute/memory';
@@ -85,7 +85,7 @@ async function setUp(recipientUrl: string) {
   });
   const { api_key } = (await service.accounts.create({ name: 'Bench' }))._unsafeUnwrap();
   const principal = (await service.accounts.authenticate(api_key))._unsafeUnwrap();
-  const entity = async (body: object) =>
+  const entity = async (body: { name: string } & Partial<EntityCreateBody>) =>
     (
       await service.entities.create(principal, { module_ids: [], source: null, recipient: null, ...body })
     )._unsafeUnwrap().id;

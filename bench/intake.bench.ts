@@ -1,4 +1,11 @@
-import { compileRuleSet, createLeadService, scriptedRecipient, typeLead, validateRuleSet } from '@leadroute/core';
+import {
+  compileRuleSet,
+  createLeadService,
+  type EntityCreateBody,
+  scriptedRecipient,
+  typeLead,
+  validateRuleSet,
+} from '@leadroute/core';
 import { memoryStorage } from '@leadroute/memory';
 import { migrate, postgresStorage } from '@leadroute/postgres';
 import pg from 'pg';
@@ -25,7 +32,7 @@ async function setUp(storage: Parameters<typeof createLeadService>[0]['storage']
   const service = createLeadService({ storage, integrations: [recipient], host: 'bench', exports: { worker: false } });
   const { api_key } = (await service.accounts.create({ name: 'Bench', time_zone: 'America/Chicago' }))._unsafeUnwrap();
   const principal = (await service.accounts.authenticate(api_key))._unsafeUnwrap();
-  const entity = async (body: object) =>
+  const entity = async (body: { name: string } & Partial<EntityCreateBody>) =>
     (
       await service.entities.create(principal, { module_ids: [], source: null, recipient: null, ...body })
     )._unsafeUnwrap().id;

@@ -29,7 +29,10 @@ describe('@leadroute/client against the example server', () => {
     expect(entities.map((e) => e.name)).toContain('Acme Insurance');
     const missing = await api.entities.get('aaaaaaaaaaaaaaaaaaaaaaaa');
     expect(missing._unsafeUnwrapErr()).toMatchObject({ type: 'http', status: 404, problem: { code: 'NotFound' } });
-    const invalid = await api.entities.create({ name: '' });
+    // Typed from the schema: a body without module_ids, source and recipient does not compile.
+    // @ts-expect-error: module_ids, source and recipient are required
+    expect((await api.entities.create({ name: 'x' }))._unsafeUnwrapErr()).toMatchObject({ status: 422 });
+    const invalid = await api.entities.create({ name: '', module_ids: [], source: null, recipient: null });
     expect(invalid._unsafeUnwrapErr()).toMatchObject({ status: 422, problem: { code: 'Validation' } });
     const spec = (await api.request<{ openapi: string }>({ method: 'GET', path: '/openapi.json' }))._unsafeUnwrap();
     expect(spec.openapi).toBe('3.1.0');

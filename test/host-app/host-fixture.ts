@@ -1,4 +1,10 @@
-import { createLeadService, type LeadService, type Principal, scriptedRecipient } from '@leadroute/core';
+import {
+  createLeadService,
+  type EntityCreateBody,
+  type LeadService,
+  type Principal,
+  scriptedRecipient,
+} from '@leadroute/core';
 import { memoryStorage } from '@leadroute/memory';
 
 /**
@@ -26,7 +32,7 @@ export async function hostWorld(): Promise<HostWorld> {
     await service.accounts.create({ name: 'Host tenant', time_zone: 'America/Chicago' })
   )._unsafeUnwrap();
   const principal = (await service.accounts.authenticate(apiKey))._unsafeUnwrap();
-  const entity = async (body: object) =>
+  const entity = async (body: { name: string } & Partial<EntityCreateBody>) =>
     (
       await service.entities.create(principal, { module_ids: [], source: null, recipient: null, ...body })
     )._unsafeUnwrap().id;

@@ -1,3 +1,4 @@
+import type { EntityCreateBody } from '@leadroute/core';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,7 +33,7 @@ describe.each(BINDINGS)('#19.1 the delivery event ID reaches the buyer and autho
     f = await createFixture();
     binding = await startBinding(name, f.service);
     const principal = (await f.service.accounts.authenticate(f.keys.demo))._unsafeUnwrap();
-    const entity = async (body: object) =>
+    const entity = async (body: { name: string } & Partial<EntityCreateBody>) =>
       (
         await f.service.entities.create(principal, { module_ids: [], source: null, recipient: null, ...body })
       )._unsafeUnwrap().id;

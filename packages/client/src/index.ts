@@ -4,15 +4,22 @@ import type {
   AlertSettings,
   Entity,
   EntityAlias,
+  EntityAliasCreateBody,
+  EntityAliasUpdateBody,
+  EntityCreateBody,
+  EntityUpdateBody,
   EventRecord,
   Export,
   ExportFileLink,
   FeedbackResult,
+  FirehoseQueryParams,
   FirehoseValidation,
   Flow,
   IntakeResult,
   Problem,
+  SearchQueryParams,
   SearchResult,
+  StatsQueryParams,
   StatsRow,
 } from '@leadroute/core';
 import { errAsync, ResultAsync } from 'neverthrow';
@@ -150,16 +157,15 @@ export function createClient(options: ClientOptions) {
     entities: {
       list: () => request<Entity[]>({ method: 'GET', path: '/entities' }),
       get: (id: string) => request<Entity>({ method: 'GET', path: `/entities/${segment(id)}` }),
-      create: (body: Partial<Entity>) => request<Entity>({ method: 'POST', path: '/entities', body }),
-      update: (id: string, body: Partial<Entity>) =>
+      create: (body: EntityCreateBody) => request<Entity>({ method: 'POST', path: '/entities', body }),
+      update: (id: string, body: EntityUpdateBody) =>
         request<Entity>({ method: 'PUT', path: `/entities/${segment(id)}`, body }),
     },
     aliases: {
       list: () => request<EntityAlias[]>({ method: 'GET', path: '/entity-aliases' }),
       get: (id: string) => request<EntityAlias>({ method: 'GET', path: `/entity-aliases/${segment(id)}` }),
-      create: (body: { entity_id: string; entity_alias: string }) =>
-        request<EntityAlias>({ method: 'POST', path: '/entity-aliases', body }),
-      update: (id: string, body: Partial<{ entity_id: string; entity_alias: string }>) =>
+      create: (body: EntityAliasCreateBody) => request<EntityAlias>({ method: 'POST', path: '/entity-aliases', body }),
+      update: (id: string, body: EntityAliasUpdateBody) =>
         request<EntityAlias>({ method: 'PUT', path: `/entity-aliases/${segment(id)}`, body }),
       remove: (id: string) => request<EntityAlias>({ method: 'DELETE', path: `/entity-aliases/${segment(id)}` }),
     },
@@ -191,9 +197,9 @@ export function createClient(options: ClientOptions) {
       query: (body: Record<string, unknown>) => request<EventRecord[]>({ method: 'POST', path: '/events', body }),
       get: (id: string) => request<EventRecord>({ method: 'GET', path: `/events/${segment(id)}` }),
       /** Statistics rows (JSON). */
-      stats: (query: Query = {}) => request<StatsRow[]>({ method: 'GET', path: '/events/stats', query }),
+      stats: (query: StatsQueryParams = {}) => request<StatsRow[]>({ method: 'GET', path: '/events/stats', query }),
       /** Statistics as CSV with a header row. */
-      statsCsv: (query: Query = {}) =>
+      statsCsv: (query: StatsQueryParams = {}) =>
         requestText({ method: 'GET', path: '/events/stats', query, headers: { accept: 'text/csv' } }),
     },
     /** Recipients' feedback: no API key; the delivery event ID authorizes it. A 201 means processed: check `outcome`. */
@@ -219,8 +225,7 @@ export function createClient(options: ClientOptions) {
       fileLink: (id: string) => request<ExportFileLink>({ method: 'GET', path: `/exports/${segment(id)}/file` }),
     },
     search: {
-      leads: (query: { query?: string; sort_by?: string; sort_dir?: 'asc' | 'desc'; from?: number; limit?: number }) =>
-        request<SearchResult>({ method: 'GET', path: '/search/leads', query }),
+      leads: (query: SearchQueryParams) => request<SearchResult>({ method: 'GET', path: '/search/leads', query }),
     },
     alerts: {
       list: () => request<Alert[]>({ method: 'GET', path: '/alerts' }),
@@ -229,8 +234,8 @@ export function createClient(options: ClientOptions) {
         request<ActivityPage>({ method: 'GET', path: `/alerts/${segment(key)}/activity`, query }),
     },
     firehose: {
-      validate: (query: Record<string, string | boolean | undefined>) =>
-        request<FirehoseValidation>({ method: 'GET', path: '/firehose', query: query as Query }),
+      validate: (query: FirehoseQueryParams) =>
+        request<FirehoseValidation>({ method: 'GET', path: '/firehose', query }),
     },
   };
 }

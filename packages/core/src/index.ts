@@ -39,4 +39,5 @@ export * from './stats';
 export { createLeadService, type LeadService, type LeadServiceOptions, missingStorageMethods } from './service';
 export type { RetentionJobOptions, RetentionTask, ServiceStartOptions } from './lifecycle';
 export { isoTime, isTimeZone } from './time';
-export { type Check, checks, isRecord, validateFields } from './validation';
+export { isRecord } from './validation';
+export * from './schemas';

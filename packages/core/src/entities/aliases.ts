@@ -6,21 +6,23 @@ import type { Clock } from '../ports/clock';
 import type { EntityAlias } from '../ports/entities';
 import type { Storage } from '../ports/storage';
 import { isoTime } from '../time';
-import { checks, validateFields } from '../validation';
+import { validator } from '../schemas/define';
+import { EntityAliasCreateBody, EntityAliasUpdateBody } from '../schemas/entities';
 import type { EntitiesApi } from './service';
 
 /** The aliases sub-API: per-account display names for entities. */
 export interface AliasesApi {
   list(principal: Principal): ResultAsync<EntityAlias[], LeadrouteError>;
   get(principal: Principal, id: string): ResultAsync<EntityAlias, LeadrouteError>;
-  create(principal: Principal, body: unknown): ResultAsync<EntityAlias, LeadrouteError>;
-  update(principal: Principal, id: string, body: unknown): ResultAsync<EntityAlias, LeadrouteError>;
+  /** `body` is checked again at run time: JavaScript callers and the HTTP API hand over what they were given. */
+  create(principal: Principal, body: EntityAliasCreateBody): ResultAsync<EntityAlias, LeadrouteError>;
+  update(principal: Principal, id: string, body: EntityAliasUpdateBody): ResultAsync<EntityAlias, LeadrouteError>;
   /** Deletes the alias and returns it as it was. */
   remove(principal: Principal, id: string): ResultAsync<EntityAlias, LeadrouteError>;
 }
 
-type AliasInput = Pick<EntityAlias, 'entity_id' | 'entity_alias'>;
-const ALIAS_FIELDS = { entity_id: checks.id(), entity_alias: checks.text(200, { required: true }) } as const;
+const validateCreate = validator(EntityAliasCreateBody);
+const validateUpdate = validator(EntityAliasUpdateBody);
 
 export function createAliasesApi(deps: {
   storage: Storage;
@@ -62,9 +64,9 @@ export function createAliasesApi(deps: {
     list: (principal) => storage.aliases.listByAccount(principal.account.id),
     get: own,
     create(principal, body) {
-      const input = validateFields<AliasInput>(body, ALIAS_FIELDS, ['entity_id', 'entity_alias']);
+      const input = validateCreate(body);
       if (input.isErr()) return errAsync(errors.validation(input.error, 'The entity alias is not valid.'));
-      const { entity_id, entity_alias } = input.value as AliasInput;
+      const { entity_id, entity_alias } = input.value;
       const now = clock.now();
       const alias: EntityAlias = {
         id: newId(now),
@@ -79,7 +81,7 @@ export function createAliasesApi(deps: {
         .map(() => (deps.changed?.(alias.account_id), alias));
     },
     update(principal, id, body) {
-      const input = validateFields<AliasInput>(body, ALIAS_FIELDS);
+      const input = validateUpdate(body);
       if (input.isErr()) return errAsync(errors.validation(input.error, 'The entity alias is not valid.'));
       // A body that changes nothing is a client mistake (a misspelt field, a wrong body), not a success.
       if (Object.keys(input.value).length === 0)

@@ -1,3 +1,4 @@
+import type { EntityCreateBody, EntityUpdateBody } from '../schemas/entities';
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import type { Principal } from '../context';
 import { errors, type LeadrouteError } from '../errors';
@@ -8,16 +9,17 @@ import type { Storage } from '../ports/storage';
 import { isoTime } from '../time';
 import { ENTITY_DEFAULTS } from './defaults';
 import { STANDARD_ENTITIES, standardEntity } from './standard';
-import { type EntityInput, validateEntityCreate, validateEntityUpdate } from './validate';
+import { validateEntityCreate, validateEntityUpdate } from './validate';
 
 /** The `entities` sub-API: who sends, receives or takes part in lead transactions. */
 export interface EntitiesApi {
   /** Standard entities, then the account's own entities, oldest first. */
   list(principal: Principal): ResultAsync<Entity[], LeadrouteError>;
   get(principal: Principal, id: string): ResultAsync<Entity, LeadrouteError>;
-  create(principal: Principal, body: unknown): ResultAsync<Entity, LeadrouteError>;
+  /** `body` is checked again at run time: JavaScript callers and the HTTP API hand over what they were given. */
+  create(principal: Principal, body: EntityCreateBody): ResultAsync<Entity, LeadrouteError>;
   /** Changes the writable fields given in `body`. Entities are deprecated, never deleted. */
-  update(principal: Principal, id: string, body: unknown): ResultAsync<Entity, LeadrouteError>;
+  update(principal: Principal, id: string, body: EntityUpdateBody): ResultAsync<Entity, LeadrouteError>;
   /** The entity if the account can see it (standard or its own), else undefined. */
   visible(principal: Principal, id: Id): ResultAsync<Entity | undefined, LeadrouteError>;
 }
@@ -109,8 +111,7 @@ export function createEntitiesApi(deps: { storage: Storage; clock: Clock }): Ent
       if (input.isErr()) return errAsync(errors.validation(input.error, 'The entity is not valid.'));
       const now = clock.now();
       const at = isoTime(now);
-      const fields = input.value as Partial<EntityInput> &
-        Pick<EntityInput, 'name' | 'module_ids' | 'source' | 'recipient'>;
+      const fields = input.value;
       const record: EntityRecord = {
         ...ENTITY_DEFAULTS,
         ...fields,

@@ -1,11 +1,5 @@
 import { err, ok, type Result } from 'neverthrow';
-import type {
-  AwsFirehoseService,
-  AzureFirehoseService,
-  FirehoseConfig,
-  FirehoseConfigInput,
-  LegacyFirehoseConfig,
-} from '../domain/firehose';
+import type { AwsFirehoseService, AzureFirehoseService, FirehoseConfig } from '../domain/firehose';
 import type { Issue } from '../errors';
 
 export type {

@@ -1,3 +1,4 @@
+import type { FirehoseValidation } from '../schemas/responses';
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from 'neverthrow';
 import { errors, type LeadrouteError } from '../errors';
 import type {
@@ -10,14 +11,7 @@ import type {
 import { type FirehoseCheck, parseFirehoseQuery, type QueryParams, verificationFileName } from './query';
 
 /** The answer of `GET /firehose`. */
-export interface FirehoseValidation {
-  /** Whether the service accepted the credentials (and, with a file, the write). */
-  readonly validated: boolean;
-  /** Whether a verification file was written. */
-  readonly verification_file: boolean;
-  /** Why `validated` is false. */
-  readonly reason?: string;
-}
+export type { FirehoseValidation } from '../schemas/responses';
 
 /** What firehose validation needs. */
 export interface FirehoseValidationDeps {

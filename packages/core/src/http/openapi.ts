@@ -1,6 +1,8 @@
 import { HANDLER_VERSION } from '../domain/events';
 import { ID_SCHEMA, type JsonSchema, SCHEMAS, schemaRef } from './schemas';
-import type { Route } from './types';
+import type { TObject } from '@sinclair/typebox';
+import { jsonSchema } from '../schemas/define';
+import type { QueryParamDoc, Route, RouteDoc } from './types';
 
 /** An OpenAPI 3.1 document. */
 export type OpenApiDocument = { readonly openapi: '3.1.0'; readonly [key: string]: unknown };
@@ -39,6 +41,46 @@ function derivedErrors(route: Route): Record<number, string> {
   return { ...errors, ...route.doc?.errors };
 }
 
+/** The parameters of a query schema: each property, its description lifted out of its schema. */
+function queryParameters(query: RouteDoc['query']): QueryParamDoc[] {
+  if (query === undefined) return [];
+  if (Array.isArray(query)) return [...(query as readonly QueryParamDoc[])];
+  const schema = query as TObject;
+  return Object.entries(schema.properties).map(([name, property]) => {
+    const { description, ...rest } = jsonSchema(property);
+    return {
+      name,
+      description: typeof description === 'string' ? description : name,
+      schema: rest,
+      required: schema.required?.includes(name) ?? false,
+    };
+  });
+}
+
+/** The tags of the document: one per capability, each described. */
+const TAGS = {
+  entities: "Entities (sources and recipients) and the account's aliases for them.",
+  flows: 'Flows: sources, acceptance criteria, steps and recipients.',
+  intake: 'Lead intake: submit and ping, authorized by the flow and source IDs (and a posting secret when set).',
+  events: 'The events recorded at every step of a lead.',
+  statistics: 'Event statistics, grouped and bucketed.',
+  search: "Full-text search over the account's leads.",
+  feedback: 'Conversions and returns, by event ID or recipient record ID.',
+  exports: 'CSV exports of events.',
+  alerts: 'Alerts on lead volume and rates, with their settings and activity.',
+  firehose: 'Checking firehose (S3 or Azure Blob Storage) credentials.',
+  meta: 'This document.',
+} as const;
+
+function tagOf(path: string): keyof typeof TAGS {
+  if (/^\/flows\/[^/]+\/sources\//.test(path)) return 'intake';
+  if (path.startsWith('/events/stats')) return 'statistics';
+  if (path.startsWith('/entity-aliases')) return 'entities';
+  if (path.startsWith('/openapi')) return 'meta';
+  const first = path.split('/')[1] ?? '';
+  return (first in TAGS ? first : 'meta') as keyof typeof TAGS;
+}
+
 function operation(route: Route): Record<string, unknown> {
   const params = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map(([, name]) => ({
     name,
@@ -46,7 +88,7 @@ function operation(route: Route): Record<string, unknown> {
     required: true,
     schema: name === 'recipient_name' || name === 'key' || name === 'cert_id' ? { type: 'string' } : ID_SCHEMA,
   }));
-  const query = (route.doc?.query ?? []).map((q) => ({
+  const query = queryParameters(route.doc?.query).map((q) => ({
     name: q.name,
     in: 'query',
     required: q.required ?? false,
@@ -55,7 +97,7 @@ function operation(route: Route): Record<string, unknown> {
   }));
   const produces = route.produces ?? ['application/json'];
   const status = route.doc?.status ?? (route.method === 'POST' ? 201 : 200);
-  const responseSchema = route.doc?.response ?? {};
+  const responseSchema = route.doc?.response ?? { type: 'object' };
   const responses: Record<string, unknown> = {
     [status]: {
       description: 'Success.',
@@ -66,6 +108,7 @@ function operation(route: Route): Record<string, unknown> {
   return {
     operationId: `${route.method.toLowerCase()}${route.path.replace(/[/:{}.-]+(\w)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     summary: route.summary,
+    tags: [route.doc?.tag ?? tagOf(route.path)],
     ...(route.auth === 'none' ? { security: [] } : { security: [{ basic: [] }, { bearer: [] }] }),
     ...(params.length + query.length > 0 ? { parameters: [...params, ...query] } : {}),
     ...(route.readsBody
@@ -102,8 +145,15 @@ export function openApiDocument(
       version: HANDLER_VERSION,
       description:
         'Lead routing: flows, events, feedback, exports, statistics, search, alerts, entities, firehose and certificates.',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
-    ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
+    servers: [
+      {
+        url: options.serverUrl ?? '/',
+        description: options.serverUrl ? 'This service.' : 'Where the Leadroute handler is mounted.',
+      },
+    ],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     components: {
       securitySchemes: {
         basic: { type: 'http', scheme: 'basic', description: 'User name `API`, password the API key.' },

@@ -1,3 +1,14 @@
+import { jsonSchema } from '../schemas/define';
+import {
+  EntityAliasCreateBody,
+  EntityAliasSchema,
+  EntityAliasUpdateBody,
+  EntityCreateBody,
+  EntitySchema,
+  EntityUpdateBody,
+} from '../schemas/entities';
+import { FirehoseValidationSchema, SearchHitSchema, SearchResultSchema, StatsRowSchema } from '../schemas/responses';
+
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
 export type JsonSchema = { readonly [key: string]: unknown };
 
@@ -61,62 +72,22 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       rules: { type: 'array', minItems: 1, items: { oneOf: [ref('Rule'), ref('RuleSet')] } },
     },
   },
-  EntityInput: {
-    type: 'object',
+  EntityCreateBody: jsonSchema(EntityCreateBody),
+  EntityUpdateBody: jsonSchema(EntityUpdateBody),
+  Entity: jsonSchema(EntitySchema),
+  EntityAliasCreateBody: jsonSchema(EntityAliasCreateBody),
+  EntityAliasUpdateBody: jsonSchema(EntityAliasUpdateBody),
+  EntityAlias: jsonSchema(EntityAliasSchema),
+  StatsRow: jsonSchema(StatsRowSchema),
+  SearchHit: jsonSchema(SearchHitSchema),
+  SearchResult: {
+    ...jsonSchema(SearchResultSchema),
     properties: {
-      name: { type: 'string', maxLength: 200 },
-      description: { type: 'string' },
-      deprecated: { type: 'boolean' },
-      see: nullable(id),
-      field_suffix: nullable({ type: 'string', pattern: '^[a-z0-9_]{1,32}$' }),
-      flow_ids: { type: 'array', items: id },
-      logo_url: nullable({ type: 'string', format: 'uri' }),
-      module_ids: {
-        type: 'array',
-        items: { type: 'string', pattern: '^platform-[A-Za-z0-9_-]+\\.(inbound|outbound)\\.[A-Za-z0-9_-]+$' },
-      },
-      source: { enum: ['seller', 'form', 'other', null] },
-      recipient: { enum: ['buyer', 'crm', 'analytics', 'enhancement', 'esp', 'other', null] },
-      time_zone: nullable({ type: 'string' }),
-      consent_certified_vendor: { type: 'boolean' },
-      website: nullable({ type: 'string', format: 'uri' }),
+      ...(jsonSchema(SearchResultSchema).properties as object),
+      hits: { type: 'array', items: ref('SearchHit') },
     },
   },
-  Entity: {
-    allOf: [
-      ref('EntityInput'),
-      {
-        type: 'object',
-        required: ['id', 'name', 'module_ids', 'source', 'recipient'],
-        properties: {
-          id,
-          standard: { type: 'boolean' },
-          account: { type: ['boolean', 'null'] },
-          pending: { type: 'boolean' },
-          connected: { enum: ['seller', 'buyer', 'both', null] },
-          connected_account_id: nullable(id),
-          invitation_id: nullable(id),
-          invitation_expires_at: { type: ['string', 'null'] },
-          expired: { type: 'boolean' },
-          created_at: dateTime,
-          updated_at: dateTime,
-        },
-      },
-    ],
-  },
-  EntityAliasInput: { type: 'object', properties: { entity_id: id, entity_alias: { type: 'string', maxLength: 200 } } },
-  EntityAlias: {
-    type: 'object',
-    required: ['id', 'entity_id', 'entity_alias', 'account_id', 'created_at', 'updated_at'],
-    properties: {
-      id,
-      entity_id: id,
-      entity_alias: { type: 'string' },
-      account_id: id,
-      created_at: dateTime,
-      updated_at: dateTime,
-    },
-  },
+  FirehoseValidation: jsonSchema(FirehoseValidationSchema),
   FlowInput: {
     type: 'object',
     required: ['name'],

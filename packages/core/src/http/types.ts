@@ -1,3 +1,4 @@
+import type { TObject } from '@sinclair/typebox';
 import type { Result, ResultAsync } from 'neverthrow';
 import type { Principal } from '../context';
 import type { OperatorPrincipal } from '../operators';
@@ -83,7 +84,10 @@ export interface QueryParamDoc {
 
 /** What the OpenAPI document says of a route beyond what the route table already knows. */
 export interface RouteDoc {
-  readonly query?: readonly QueryParamDoc[];
+  /** The query parameters: a query schema (`schemas/queries.ts`), or a list for the routes not yet moved to one. */
+  readonly query?: readonly QueryParamDoc[] | TObject;
+  /** The OpenAPI tag. @default derived from the path's first segment */
+  readonly tag?: string;
   /** The request body's schema (JSON; XML and form carry the same fields). */
   readonly body?: JsonSchema;
   /** The success body's schema. */

@@ -7,7 +7,8 @@ import type {
   RecordedResponse,
 } from '../ports/integrations';
 import { resolvePath } from '../rules';
-import { checks, isRecord } from '../validation';
+import { isHttpUrl } from '../schemas/define';
+import { isRecord } from '../validation';
 import { send } from './http-client';
 
 /** The header every JSON delivery carries the delivery event's ID in (#19.1): the ID feedback names. */
@@ -52,8 +53,8 @@ function readString(doc: unknown, path: string | undefined): string | undefined 
 
 function configProblems(config: Readonly<Record<string, unknown>>): Issue[] {
   const issues: Issue[] = [];
-  const url = checks.url()(config.url);
-  if (url) issues.push({ path: '/url', message: `url ${url}.` });
+  if (typeof config.url !== 'string' || !isHttpUrl(config.url))
+    issues.push({ path: '/url', message: 'url must be an http or https URL.' });
   if (config.method !== undefined && config.method !== 'POST' && config.method !== 'PUT')
     issues.push({ path: '/method', message: 'method must be POST or PUT.' });
   if (

@@ -1,5 +1,5 @@
 import type { Issue } from '../errors';
-import type { RecordedRequest, RecordedResponse, Transaction } from '../domain/transactions';
+import type { Transaction } from '../domain/transactions';
 
 export type { RecordedRequest, RecordedResponse, Transaction } from '../domain/transactions';
 

@@ -2,6 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import type { Issue } from '../errors';
 import type { RollupKind } from '../ports/rollups';
 import { type RuleElement, validateRules } from '../rules';
+import { MAX_STATS_RANGE_DAYS, StatsQueryParams } from '../schemas/queries';
 import { isTimeZone, parseIsoInZone } from '../time';
 import { INTERVALS, type StatsInterval, today } from './buckets';
 
@@ -38,15 +39,11 @@ const TYPES: Record<string, readonly RollupKind[]> = {
   'conversion-sent': ['conversion-sent'],
   all: ['source', 'recipient', 'ping', 'return-received', 'return-sent', 'conversion-received', 'conversion-sent'],
 };
-const PARAMS = new Set(['type', 'group_by', 'interval', 'timezone', 'start', 'end', 'rule']);
+const PARAMS = new Set(Object.keys(StatsQueryParams.properties));
 const FIELD = /^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,5}$/;
 const MAX_GROUPS = 6;
 
-/**
- * Longest range of event statistics, in days. Events are kept 90 days; 400 covers that
- * and any calendar year. A longer range is refused (400) before anything is read.
- */
-export const MAX_STATS_RANGE_DAYS = 400;
+export { MAX_STATS_RANGE_DAYS };
 const MAX_RANGE_MS = MAX_STATS_RANGE_DAYS * 86_400_000;
 
 /**

@@ -1,4 +1,5 @@
 import type { RollupCounts, RollupKind } from '../ports/rollups';
+import type { StatsRow } from '../schemas/responses';
 import { PING_WON } from './cells';
 
 /** The kinds with the four counters submitted, success, failure, error (spec "Event statistics row"). */
@@ -11,8 +12,8 @@ export const COUNTED_KINDS = [
   'conversion-sent',
 ] as const;
 
-/** One statistics row: its group keys, then counters and figures. */
-export type StatsRow = Record<string, string | number | null>;
+/** One statistics row: its group keys, then counters and figures (`schemas/responses.ts`). */
+export type { StatsRow } from '../schemas/responses';
 
 /** A group being summed: what one output row is made of. */
 export interface StatsGroup {

@@ -1,7 +1,14 @@
 import type { LeadService } from '../../service';
 import { json } from '../reply';
 import { schemaRef } from '../schemas';
+import type {
+  EntityAliasCreateBody,
+  EntityAliasUpdateBody,
+  EntityCreateBody,
+  EntityUpdateBody,
+} from '../../schemas/entities';
 import type { Route } from '../types';
+// Bodies are cast to the input types only to be handed on: the entity service validates them.
 
 /** Entities (`/entities`) and entity aliases (`/entity-aliases`). */
 export function entityRoutes(service: LeadService): Route[] {
@@ -22,11 +29,11 @@ export function entityRoutes(service: LeadService): Route[] {
       readsBody: true,
       summary: 'Create an entity',
       doc: {
-        body: schemaRef('EntityInput'),
+        body: schemaRef('EntityCreateBody'),
         response: schemaRef('Entity'),
         errors: { 422: 'The body is not valid (flow_ids must name flows of this account).' },
       },
-      handle: (c) => entities.create(c.principal, c.body).map(json(201)),
+      handle: (c) => entities.create(c.principal, c.body as EntityCreateBody).map(json(201)),
     },
     {
       method: 'GET',
@@ -43,14 +50,14 @@ export function entityRoutes(service: LeadService): Route[] {
       readsBody: true,
       summary: 'Update or deprecate an entity',
       doc: {
-        body: schemaRef('EntityInput'),
+        body: schemaRef('EntityUpdateBody'),
         response: schemaRef('Entity'),
         errors: {
           403: 'Standard entities cannot be changed.',
           422: 'The body is not valid (flow_ids must name flows of this account).',
         },
       },
-      handle: (c) => entities.update(c.principal, c.params.id ?? '', c.body).map(json(200)),
+      handle: (c) => entities.update(c.principal, c.params.id ?? '', c.body as EntityUpdateBody).map(json(200)),
     },
     {
       method: 'GET',
@@ -67,11 +74,11 @@ export function entityRoutes(service: LeadService): Route[] {
       readsBody: true,
       summary: 'Create an entity alias',
       doc: {
-        body: schemaRef('EntityAliasInput'),
+        body: schemaRef('EntityAliasCreateBody'),
         response: schemaRef('EntityAlias'),
         errors: { 409: 'The account already has an alias for that entity.' },
       },
-      handle: (c) => aliases.create(c.principal, c.body).map(json(201)),
+      handle: (c) => aliases.create(c.principal, c.body as EntityAliasCreateBody).map(json(201)),
     },
     {
       method: 'GET',
@@ -88,14 +95,14 @@ export function entityRoutes(service: LeadService): Route[] {
       readsBody: true,
       summary: 'Update an entity alias',
       doc: {
-        body: schemaRef('EntityAliasInput'),
+        body: schemaRef('EntityAliasUpdateBody'),
         response: schemaRef('EntityAlias'),
         errors: {
           400: 'The body cannot be parsed as its Content-Type, or names no field to update (entity_id, entity_alias).',
           409: 'The account already has an alias for that entity.',
         },
       },
-      handle: (c) => aliases.update(c.principal, c.params.id ?? '', c.body).map(json(200)),
+      handle: (c) => aliases.update(c.principal, c.params.id ?? '', c.body as EntityAliasUpdateBody).map(json(200)),
     },
     {
       method: 'DELETE',

@@ -2,6 +2,8 @@ import type { QueryParams } from '../../firehose/query';
 import type { LeadService } from '../../service';
 import { json } from '../reply';
 import { problemOf } from '../status';
+import { FirehoseQueryParams } from '../../schemas/queries';
+import { schemaRef } from '../schemas';
 import type { Route } from '../types';
 
 /** The query as the firehose check reads it: a repeated name becomes an array (and is refused). */
@@ -22,6 +24,11 @@ export function firehoseRoutes(service: LeadService): Route[] {
       path: '/firehose',
       auth: 'key',
       summary: 'Validate firehose credentials',
+      doc: {
+        query: FirehoseQueryParams,
+        response: schemaRef('FirehoseValidation'),
+        errors: { 500: 'The storage service failed (the spec names 500 here).' },
+      },
       // The answer never echoes the credentials it was given.
       handle: (c) => service.firehose.validate(queryParams(c.query)).map(json(200)),
       // The spec lists 500 for GET /firehose when the storage service fails (#19.9); elsewhere an upstream failure is 502.

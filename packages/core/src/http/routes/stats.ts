@@ -1,6 +1,8 @@
 import { stringify } from 'csv-stringify/sync';
 import type { LeadService } from '../../service';
 import { MAX_STATS_RANGE_DAYS } from '../../stats/params';
+import { StatsQueryParams } from '../../schemas/queries';
+import { schemaRef } from '../schemas';
 import type { Route } from '../types';
 
 /** The media types statistics answer with: JSON (the default) or CSV with a header row. */
@@ -17,24 +19,8 @@ export function statsRoutes(service: LeadService): Route[] {
       produces: STATS_TYPES,
       summary: 'Event statistics',
       doc: {
-        query: [
-          {
-            name: 'start',
-            description:
-              'Range start (inclusive): epoch ms, ISO 8601 with an offset, or a date or date-time read in `timezone`. Default: midnight today there.',
-            schema: { type: 'string' },
-          },
-          {
-            name: 'end',
-            description: `Range end (exclusive), as start. At most ${MAX_STATS_RANGE_DAYS} days after start (events are kept 90 days); longer ranges answer 400.`,
-            schema: { type: 'string' },
-          },
-          {
-            name: 'timezone',
-            description: "IANA time zone of dates without an offset and of time buckets. Default: the account's zone.",
-            schema: { type: 'string' },
-          },
-        ],
+        query: StatsQueryParams,
+        response: { type: 'array', items: schemaRef('StatsRow') },
         errors: { 400: `An unknown or invalid parameter, or a range longer than ${MAX_STATS_RANGE_DAYS} days.` },
       },
       handle: (c) =>

@@ -1,0 +1,20 @@
+/**
+ * The request and response shapes of the API, each defined once (issue #20): the
+ * validator, the TypeScript type and the OpenAPI schema all come from these.
+ */
+export { isHttpUrl, jsonSchema, queryValidator, type Validator, validator } from './define';
+export {
+  EntityAliasCreateBody,
+  EntityAliasSchema,
+  EntityAliasUpdateBody,
+  EntityCreateBody,
+  EntitySchema,
+  EntityUpdateBody,
+} from './entities';
+export {
+  FirehoseQueryParams,
+  SearchQueryParams,
+  STATS_TYPES,
+  StatsQueryParams,
+} from './queries';
+export { FirehoseValidationSchema, SearchHitSchema, SearchResultSchema, StatsRowSchema } from './responses';

@@ -1,0 +1,68 @@
+import { type Static, Type } from '@sinclair/typebox';
+import type { EventRecord } from '../domain/events';
+import { SEARCH_FIELDS } from '../ports/search';
+import { S } from './define';
+
+const eventRef = Type.Unsafe<EventRecord>({ $ref: '#/components/schemas/Event' });
+
+/**
+ * One row of GET /events/stats (spec "Event statistics row"): its group keys (flow_id,
+ * source_id, recipient_id, time or lead fields, as grouped), then counters such as
+ * `source_submitted`, `source_success`, `recipient_failure`, and cost, revenue and stages.
+ */
+export const StatsRowSchema = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()]), {
+  title: 'StatsRow',
+  examples: [
+    {
+      source_id: '5fd4e3b7c1a2b3c4d5e6f701',
+      source_submitted: 12,
+      source_success: 10,
+      source_failure: 2,
+      source_error: 0,
+    },
+  ],
+});
+export type StatsRow = Static<typeof StatsRowSchema>;
+
+/** The text a search term matched, by field. */
+const highlights = Type.Partial(
+  Type.Object(Object.fromEntries(SEARCH_FIELDS.map((f) => [f, Type.Array(Type.String())]))),
+);
+
+/** One search hit (spec "Lead search result"). */
+export const SearchHitSchema = Type.Object(
+  {
+    lead_id: S.id(),
+    flow_id: S.id(),
+    flow_name: Type.String(),
+    source_id: S.id(),
+    source_name: Type.String(),
+    submission_timestamp: S.dateTime(),
+    ...Object.fromEntries(SEARCH_FIELDS.map((f) => [f, Type.String()])),
+    highlight: highlights,
+    latest_event: Type.Union([eventRef, Type.Null()], { description: 'The latest event, or null past retention.' }),
+  },
+  { title: 'SearchHit' },
+);
+
+/** GET /search/leads. */
+export const SearchResultSchema = Type.Object(
+  {
+    total: Type.Integer({ minimum: 0, description: 'Matching leads (results beyond 1,000 cannot be paged to).' }),
+    hits: Type.Array(SearchHitSchema),
+  },
+  { title: 'SearchResult' },
+);
+
+/** GET /firehose. */
+export const FirehoseValidationSchema = Type.Object(
+  {
+    validated: Type.Boolean({
+      description: 'Whether the service accepted the credentials (and, with a file, the write).',
+    }),
+    verification_file: Type.Boolean({ description: 'Whether a verification file was written.' }),
+    reason: Type.Optional(Type.String({ description: 'Why validated is false.' })),
+  },
+  { title: 'FirehoseValidation', examples: [{ validated: true, verification_file: true }] },
+);
+export type FirehoseValidation = Static<typeof FirehoseValidationSchema>;
