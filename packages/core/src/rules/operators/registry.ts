@@ -75,6 +75,14 @@ export type UnaryOperatorName = Extract<BuiltinOperator, { readonly arity: 'unar
 /** Built-in operators that need an rhv (`is equal to`, `is between`...). */
 export type BinaryOperatorName = Extract<BuiltinOperator, { readonly arity: 'binary' }>['name'];
 
+// Compile-time guards: an operator annotated `: Operator` would widen its name to string, and the
+// unions above with it; one whose arity is not literal would be in neither arity's union.
+type Holds<T extends true> = T;
+export type BuiltinOperatorNamesAreLiteral = Holds<string extends BuiltinOperatorName ? false : true>;
+export type BuiltinOperatorAritiesAreKnown = Holds<
+  [BuiltinOperatorName] extends [UnaryOperatorName | BinaryOperatorName] ? true : false
+>;
+
 /** The built-in operators' names, in registry order. */
 export const BUILTIN_OPERATOR_NAMES: readonly BuiltinOperatorName[] = BUILTINS.map((operator) => operator.name);
 
