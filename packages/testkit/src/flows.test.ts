@@ -147,7 +147,7 @@ describe('createTestService', () => {
     });
     expect(refused.status).toBe(422);
     expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(refused.body.errors.map((e) => e.path)).toContain('/steps/0/type');
+    expect(refused.body.errors.map((e) => e.path)).toContainEqual(expect.stringMatching(/^\/steps\/0/));
 
     const text = await t.inject({
       method: 'POST',
