@@ -16,4 +16,6 @@ export {
 export { aCertificate, anAlert, anExport, aSearchDocument } from './records';
 export type { FileStoreHarness, RawReader, SpoolFactory, StorageHarness, Suite, SuiteCase } from './types';
 export { createTestService, type ManualClock, manualClock, type TestService } from './flows';
+export type { InjectRequest, InjectResponse } from './inject';
+export { UnwrapError, unwrap } from './unwrap';
 export { countingDriver } from './cloud';

@@ -1,3 +1,4 @@
+export * from './builder';
 export { type CompiledFlow, compileFlow, createFlowCache } from './compile';
 export type { IntakeDeps } from './context';
 export { createLeadsApi, type IntakeOptions, type IntakeResult, type LeadsApi } from './intake';

@@ -1,3 +1,3 @@
 export { type CustomJsonConfig, customJsonModule } from './custom-json';
 export { type BuiltInModuleDeps, createIntegrationRegistry, type IntegrationRegistry } from './registry';
-export { type ScriptedRecipient, scriptedRecipient } from './scripted';
+export { SCRIPTED_RECIPIENT_ID, type ScriptedRecipient, scriptedRecipient } from './scripted';

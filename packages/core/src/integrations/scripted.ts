@@ -1,7 +1,14 @@
 import type { DeliveryRequest, DeliveryResult, OutboundModule } from '../ports/integrations';
 
-/** A recipient for unit tests: answers what the test scripts and remembers what it was sent. */
-export interface ScriptedRecipient extends OutboundModule {
+/** The module ID of {@link scriptedRecipient} unless given another. */
+export const SCRIPTED_RECIPIENT_ID = 'platform-test.outbound.scripted';
+
+/**
+ * A recipient for unit tests: answers what the test scripts and remembers what it was sent.
+ * Its `id` keeps its literal type, so a typed flow's step can name it (`module_id: buyer.id`).
+ */
+export interface ScriptedRecipient<Id extends string = string> extends OutboundModule {
+  readonly id: Id;
   /** Every delivery request, in order. */
   readonly received: DeliveryRequest[];
   /** Answer every later delivery with this result (or by calling this function). */
@@ -17,7 +24,9 @@ export interface ScriptedRecipient extends OutboundModule {
  * const buyer = scriptedRecipient();
  * buyer.respondWith({ outcome: 'success', price: 12, reference: 'B-1' });
  */
-export function scriptedRecipient(id = 'platform-test.outbound.scripted'): ScriptedRecipient {
+export function scriptedRecipient<const Id extends string = typeof SCRIPTED_RECIPIENT_ID>(
+  id: Id = SCRIPTED_RECIPIENT_ID as Id,
+): ScriptedRecipient<Id> {
   const received: DeliveryRequest[] = [];
   const queued: DeliveryResult[] = [];
   let fallback: DeliveryResult | ((request: DeliveryRequest) => DeliveryResult | Promise<DeliveryResult>) = {

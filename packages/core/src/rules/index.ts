@@ -29,9 +29,15 @@ export { STANDARD_LEAD_FIELDS, typeLead } from './lead';
 export type { CompiledRuleSet, CompileOptions, LastMatch } from './compile';
 export { compileRules, compileRuleSet, evaluateLastMatch } from './compile';
 export { referenceEvaluate } from './reference';
-export type { Operator, OperatorDoc, OperatorRegistry } from './operators/operator';
+export type { NamedOperator, Operator, OperatorArity, OperatorDoc, OperatorRegistry } from './operators/operator';
 export { defineOperator } from './operators/operator';
-export { BUILTIN_OPERATORS, createOperatorRegistry } from './operators/registry';
+export type {
+  BinaryOperatorName,
+  BuiltinOperator,
+  BuiltinOperatorName,
+  UnaryOperatorName,
+} from './operators/registry';
+export { BUILTIN_OPERATOR_NAMES, BUILTIN_OPERATORS, createOperatorRegistry } from './operators/registry';
 export type { CompiledTemplate } from './template';
 export { compileTemplate, tryCompileTemplate } from './template';
 export { TEMPLATE_HELPERS } from './template-helpers';

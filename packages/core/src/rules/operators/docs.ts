@@ -1,4 +1,5 @@
 import type { OperatorDoc } from './operator';
+import type { BuiltinOperatorName } from './registry';
 
 const ANY = 'any: text, number, range, typed fields (state, phone, date...), list';
 const PATTERN_VALUES = 'any (text as written; typed values by their normal form; a list when any element matches)';
@@ -136,7 +137,7 @@ const before: OperatorDoc = {
  * (`npm run docs:operators` regenerates it; a test fails when it is stale). Every
  * built-in has an entry; the registry attaches them.
  */
-export const BUILTIN_DOCS: Readonly<Record<string, OperatorDoc>> = {
+export const BUILTIN_DOCS: Readonly<Record<BuiltinOperatorName, OperatorDoc>> = {
   'is equal to': equal,
   'is not equal to': complement(equal, 'is equal to', ['source.name is not equal to test']),
   'is less than': less,

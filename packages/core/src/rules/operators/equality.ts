@@ -3,7 +3,6 @@ import { normalOf } from '../fields/parsed';
 import { keyOf, listOf, splitList } from '../values';
 import type { TypedKeys } from './keys';
 import { coerces, leadKey, typedKeys } from './keys';
-import type { Operator } from './operator';
 import { defineOperator, negate } from './operator';
 
 interface EqualityOperand {
@@ -29,7 +28,7 @@ function sameList(left: readonly string[], right: readonly string[]): boolean {
  * unordered (a list against text splits the text on commas), and a typed lead value
  * reads the rhv with its own parser (`Texas` equals a state of `TX`).
  */
-export const isEqualTo: Operator = defineOperator<EqualityOperand>({
+export const isEqualTo = defineOperator({
   name: 'is equal to',
   arity: 'binary',
   failText: 'is not equal to',
@@ -37,7 +36,7 @@ export const isEqualTo: Operator = defineOperator<EqualityOperand>({
     const isList = listOf(rhv) !== null;
     return ok({ key: keyOf(normalOf(rhv)), list: sortedKeys(splitList(rhv)), isList, typed: typedKeys([rhv]) });
   },
-  test: (value, operand, env) => {
+  test: (value, operand: EqualityOperand, env) => {
     const list = listOf(value);
     if (list || operand.isList) return sameList(sortedKeys(list ?? splitList(value)), operand.list);
     if (coerces(value)) {
@@ -49,4 +48,4 @@ export const isEqualTo: Operator = defineOperator<EqualityOperand>({
 });
 
 /** `is not equal to`: the exact complement of `is equal to`. */
-export const isNotEqualTo: Operator = negate(isEqualTo, 'is not equal to', 'is equal to');
+export const isNotEqualTo = negate(isEqualTo, 'is not equal to', 'is equal to');

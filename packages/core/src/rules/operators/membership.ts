@@ -4,7 +4,6 @@ import type { EvalEnv } from '../../domain/rules';
 import { isBlank, keyOf, listOf, splitList, toText } from '../values';
 import type { TypedKeys } from './keys';
 import { leadKey, typedKeys } from './keys';
-import type { Operator } from './operator';
 import { defineOperator, negate } from './operator';
 
 interface SetOperand {
@@ -35,7 +34,7 @@ function typedSet(operand: SetOperand, type: Parameters<TypedKeys>[0], env: Eval
  * comma-separated text). A list lead value must be non-empty and wholly included.
  * Typed lead values read the rhv with their own parser (`Texas, California`).
  */
-export const isIncludedIn: Operator = defineOperator<SetOperand>({
+export const isIncludedIn = defineOperator({
   name: 'is included in',
   arity: 'binary',
   failText: 'is not included in',
@@ -45,7 +44,7 @@ export const isIncludedIn: Operator = defineOperator<SetOperand>({
     const keys = new Set(values.map(keyOf));
     return ok({ keys, typed: typedKeys(values), typedSets: new Map(), last: { type: '', zone: '', set: keys } });
   },
-  test: (value, operand, env) => {
+  test: (value, operand: SetOperand, env) => {
     if (isParsedValue(value)) {
       const normal = value.normal;
       if (Array.isArray(normal)) return normal.length > 0 && normal.every((item) => operand.keys.has(keyOf(item)));
@@ -59,7 +58,7 @@ export const isIncludedIn: Operator = defineOperator<SetOperand>({
 });
 
 /** `is not included in`: the exact complement of `is included in`. */
-export const isNotIncludedIn: Operator = negate(isIncludedIn, 'is not included in', 'is included in');
+export const isNotIncludedIn = negate(isIncludedIn, 'is not included in', 'is included in');
 
 interface IncludesOperand {
   readonly keys: readonly string[];
@@ -70,7 +69,7 @@ interface IncludesOperand {
  * `includes`: a list lead value has one of the rhv values as a member; a text lead
  * value contains one of them, case-insensitively. An array rhv means "any of".
  */
-export const includes: Operator = defineOperator<IncludesOperand>({
+export const includes = defineOperator({
   name: 'includes',
   arity: 'binary',
   failText: 'does not include',
@@ -81,7 +80,7 @@ export const includes: Operator = defineOperator<IncludesOperand>({
     if (texts.length === 0) return err('needs a value to look for');
     return ok({ keys: values.map(keyOf), texts });
   },
-  test: (value, operand) => {
+  test: (value, operand: IncludesOperand) => {
     const list = listOf(value);
     if (list) return list.some((item) => operand.keys.includes(keyOf(item)));
     const text = toText(value).toLowerCase();
@@ -92,4 +91,4 @@ export const includes: Operator = defineOperator<IncludesOperand>({
 });
 
 /** `does not include`: the exact complement of `includes`. */
-export const doesNotInclude: Operator = negate(includes, 'does not include', 'includes');
+export const doesNotInclude = negate(includes, 'does not include', 'includes');

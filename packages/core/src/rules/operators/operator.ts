@@ -41,7 +41,28 @@ export interface Operator<Operand = unknown> {
 /** Operators by lower-case name. */
 export type OperatorRegistry = ReadonlyMap<string, Operator>;
 
-/** Identity helper that infers the operand type and erases it for the registry. */
+/** Whether an operator takes an rhv. */
+export type OperatorArity = Operator['arity'];
+
+/**
+ * An operator whose name and arity the type system knows: what every built-in is, so that
+ * the registry yields the union of their names (`BuiltinOperatorName`) and typed flows
+ * refuse a misspelled operator at compile time.
+ */
+export type NamedOperator<Name extends string, Arity extends OperatorArity = OperatorArity> = Operator & {
+  readonly name: Name;
+  readonly arity: Arity;
+};
+
+/**
+ * Identity helper that infers the operand type and erases it for the registry. Called
+ * without type arguments it keeps the literal name and arity ({@link NamedOperator});
+ * called with the operand type alone (`defineOperator<Bounds>({...})`) it returns a plain `Operator`.
+ */
+export function defineOperator<const Name extends string, const Arity extends OperatorArity, Operand = unknown>(
+  operator: Operator<Operand> & { readonly name: Name; readonly arity: Arity },
+): NamedOperator<Name, Arity>;
+export function defineOperator<Operand>(operator: Operator<Operand>): Operator;
 export function defineOperator<Operand>(operator: Operator<Operand>): Operator {
   return operator as Operator;
 }
@@ -52,7 +73,11 @@ export function prepareOperand(operator: Operator, rhv: unknown): Result<unknown
 }
 
 /** The exact complement of an operator, sharing its operand preparation. */
-export function negate<Operand>(base: Operator<Operand>, name: string, failText: string): Operator {
+export function negate<Operand, const Name extends string, const Arity extends OperatorArity>(
+  base: Operator<Operand> & { readonly arity: Arity },
+  name: Name,
+  failText: string,
+): NamedOperator<Name, Arity> {
   const test = base.test;
   const operator: Operator<Operand> = {
     name,
@@ -60,5 +85,5 @@ export function negate<Operand>(base: Operator<Operand>, name: string, failText:
     failText,
     test: (value, operand, env) => !test(value, operand, env),
   };
-  return (base.prepare ? { ...operator, prepare: base.prepare } : operator) as Operator;
+  return (base.prepare ? { ...operator, prepare: base.prepare } : operator) as NamedOperator<Name, Arity>;
 }

@@ -4,7 +4,7 @@ import { parseDateText, parseTime } from '../fields/dates';
 import { isParsedValue, normalOf } from '../fields/parsed';
 import type { EvalEnv } from '../../domain/rules';
 import { toNumber } from '../values';
-import type { Operator } from './operator';
+import type { NamedOperator } from './operator';
 import { defineOperator, negate } from './operator';
 
 /** What an ordering rhv was read as; the lead value is read the same way. */
@@ -99,13 +99,18 @@ export function compareTo(value: unknown, bound: Bound, env: EvalEnv): number | 
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
-function ordering(name: string, failText: string, accept: (order: number) => boolean, prefer?: 'date'): Operator {
-  return defineOperator<Bound>({
+function ordering<const Name extends string>(
+  name: Name,
+  failText: string,
+  accept: (order: number) => boolean,
+  prefer?: 'date',
+): NamedOperator<Name, 'binary'> {
+  return defineOperator({
     name,
     arity: 'binary',
     failText,
     prepare: (rhv) => toBound(rhv, prefer),
-    test: (value, bound, env) => {
+    test: (value, bound: Bound, env) => {
       const order = compareTo(value, bound, env);
       return order !== null && accept(order);
     },
@@ -144,12 +149,12 @@ function toBounds(rhv: unknown): Result<readonly [Bound, Bound], string> {
 }
 
 /** `is between`: inclusive, either bound first. */
-export const isBetween: Operator = defineOperator<readonly [Bound, Bound]>({
+export const isBetween = defineOperator({
   name: 'is between',
   arity: 'binary',
   failText: 'is not between',
   prepare: toBounds,
-  test: (value, [low, high], env) => {
+  test: (value, [low, high]: readonly [Bound, Bound], env) => {
     const a = compareTo(value, low, env);
     const b = compareTo(value, high, env);
     if (a === null || b === null) return false;
@@ -158,4 +163,4 @@ export const isBetween: Operator = defineOperator<readonly [Bound, Bound]>({
 });
 
 /** `is not between`: the exact complement of `is between`. */
-export const isNotBetween: Operator = negate(isBetween, 'is not between', 'is between');
+export const isNotBetween = negate(isBetween, 'is not between', 'is between');

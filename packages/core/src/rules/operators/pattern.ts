@@ -4,7 +4,6 @@ import { normalOf } from '../fields/parsed';
 import type { Pattern } from '../regex';
 import { compileGlob, compilePattern } from '../regex';
 import { listOf, toText } from '../values';
-import type { Operator } from './operator';
 import { defineOperator, negate } from './operator';
 
 function preparePatterns(
@@ -41,7 +40,7 @@ function testPatterns(value: unknown, patterns: readonly Pattern[]): boolean {
  * the text (anchor with `^…$` for the whole of it), case-sensitively unless flagged.
  * Runs on RE2 (linear time); several patterns mean "any of".
  */
-export const matchesPattern: Operator = defineOperator<readonly Pattern[]>({
+export const matchesPattern = defineOperator({
   name: 'matches pattern',
   arity: 'binary',
   failText: 'does not match pattern',
@@ -51,14 +50,14 @@ export const matchesPattern: Operator = defineOperator<readonly Pattern[]>({
 });
 
 /** `does not match pattern`: the exact complement of `matches pattern`. */
-export const doesNotMatchPattern: Operator = negate(matchesPattern, 'does not match pattern', 'matches pattern');
+export const doesNotMatchPattern = negate(matchesPattern, 'does not match pattern', 'matches pattern');
 
 /**
  * `matches glob`: a wildcard pattern over the whole text, any case: `*` any run of
  * characters, `?` one character, everything else literal. A Leadroute operator: before
  * `matches pattern` took regular expressions, unslashed patterns were globs.
  */
-export const matchesGlob: Operator = defineOperator<readonly Pattern[]>({
+export const matchesGlob = defineOperator({
   name: 'matches glob',
   arity: 'binary',
   failText: 'does not match glob',
@@ -67,4 +66,4 @@ export const matchesGlob: Operator = defineOperator<readonly Pattern[]>({
 });
 
 /** `does not match glob`: the exact complement of `matches glob`. */
-export const doesNotMatchGlob: Operator = negate(matchesGlob, 'does not match glob', 'matches glob');
+export const doesNotMatchGlob = negate(matchesGlob, 'does not match glob', 'matches glob');

@@ -5,7 +5,6 @@ import { WallDate, wallClockInstant, wallClockMs } from '../../time';
 import { parseDateText } from '../fields/dates';
 import { isParsedValue, normalOf } from '../fields/parsed';
 import type { EvalEnv } from '../../domain/rules';
-import type { Operator } from './operator';
 import { defineOperator, negate } from './operator';
 
 type Unit = 'minutes' | 'hours' | 'days' | 'weeks' | 'months' | 'years';
@@ -85,13 +84,13 @@ function epochOf(value: unknown, env: EvalEnv): number | null {
  * `is within the last`: the lead date lies between now minus "N unit" and now,
  * inclusive. Needs `env.now` from the service clock; without it nothing is within.
  */
-export const isWithinTheLast: Operator = defineOperator<Window>({
+export const isWithinTheLast = defineOperator({
   name: 'is within the last',
   arity: 'binary',
   failText: 'is not within the last',
   prepare: (rhv) =>
     parseDuration(rhv).map((duration) => ({ ...duration, memo: { now: Number.NaN, zone: '', start: 0 } })),
-  test: (value, window, env) => {
+  test: (value, window: Window, env) => {
     if (!Number.isFinite(env.now)) return false;
     const epoch = epochOf(value, env);
     return epoch !== null && epoch <= env.now && epoch >= windowStart(window, env);
@@ -99,4 +98,4 @@ export const isWithinTheLast: Operator = defineOperator<Window>({
 });
 
 /** `is not within the last`: the exact complement of `is within the last`. */
-export const isNotWithinTheLast: Operator = negate(isWithinTheLast, 'is not within the last', 'is within the last');
+export const isNotWithinTheLast = negate(isWithinTheLast, 'is not within the last', 'is within the last');

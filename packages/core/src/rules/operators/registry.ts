@@ -27,7 +27,7 @@ import {
   isTrue,
 } from './unary';
 
-const BUILTINS: readonly Operator[] = [
+const BUILTINS = [
   isEqualTo,
   isNotEqualTo,
   isLessThan,
@@ -58,7 +58,33 @@ const BUILTINS: readonly Operator[] = [
   isAfter,
   isWithinTheLast,
   isNotWithinTheLast,
-];
+] as const satisfies readonly Operator[];
+
+/** A built-in operator, with its literal name and arity. */
+export type BuiltinOperator = (typeof BUILTINS)[number];
+
+/**
+ * The name of every built-in operator, derived from the registry itself: adding or renaming an
+ * operator changes it, so typed flows and the operator table cannot drift from what rules accept.
+ */
+export type BuiltinOperatorName = BuiltinOperator['name'];
+
+/** Built-in operators that take no rhv (`is blank`, `format is valid`...). */
+export type UnaryOperatorName = Extract<BuiltinOperator, { readonly arity: 'unary' }>['name'];
+
+/** Built-in operators that need an rhv (`is equal to`, `is between`...). */
+export type BinaryOperatorName = Extract<BuiltinOperator, { readonly arity: 'binary' }>['name'];
+
+// Compile-time guards: an operator annotated `: Operator` would widen its name to string, and the
+// unions above with it; one whose arity is not literal would be in neither arity's union.
+type Holds<T extends true> = T;
+export type BuiltinOperatorNamesAreLiteral = Holds<string extends BuiltinOperatorName ? false : true>;
+export type BuiltinOperatorAritiesAreKnown = Holds<
+  [BuiltinOperatorName] extends [UnaryOperatorName | BinaryOperatorName] ? true : false
+>;
+
+/** The built-in operators' names, in registry order. */
+export const BUILTIN_OPERATOR_NAMES: readonly BuiltinOperatorName[] = BUILTINS.map((operator) => operator.name);
 
 /** Every built-in operator, each with its entry of the operator table. */
 export const BUILTIN_OPERATORS: readonly Operator[] = BUILTINS.map((operator) => {
