@@ -185,6 +185,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
       exports: {
         baseUrl: url,
         pageSize: config.exports.pageSize,
+        leaseMs: config.exports.leaseMs,
         worker: { pollMs: config.exports.pollMs },
         ...(config.exports.linkSecret ? { linkSecret: config.exports.linkSecret } : {}),
       },
@@ -222,6 +223,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
       {
         url,
         storage: pool ? 'postgresql' : 'memory',
+        instances: config.instances,
         exportFiles: bucket ? 's3' : config.azure.exports ? 'azure' : config.exports.dir ? 'directory' : 'memory',
         mail: config.smtp ? 'smtp' : 'log',
       },
