@@ -1,7 +1,6 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLeadService } from '@leadroute/core';
-import { migrate, postgresStorage } from '@leadroute/postgres';
+import { postgresStorage } from '@leadroute/postgres';
 import { aCredential } from '@leadroute/testkit';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
@@ -150,6 +149,8 @@ describe.runIf(enabled)('#23.1 three instances on one PostgreSQL', () => {
       LEADROUTE_S3_ACCESS_KEY_ID: KEY.id,
       LEADROUTE_S3_SECRET_ACCESS_KEY: KEY.secret,
       LEADROUTE_S3_FORCE_PATH_STYLE: 'true',
+      LEADROUTE_BOOTSTRAP_ACCOUNT_NAME: 'Scale Test',
+      LEADROUTE_BOOTSTRAP_API_KEY: API_KEY,
       LEADROUTE_SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
       LEADROUTE_ALERT_SETTINGS: JSON.stringify({
         email_to: ['ops@example.com'],
@@ -165,14 +166,10 @@ describe.runIf(enabled)('#23.1 three instances on one PostgreSQL', () => {
       LEADROUTE_EXPORT_LEASE_MS: '2000',
       LEADROUTE_LOG_LEVEL: 'info',
     };
-    // The schema and the account exist before the instances start, so all three start at once.
-    const migrated = await migrate(pool, { schema });
-    if (migrated.isErr()) throw new Error(migrated.error.message);
-    const setup = createLeadService({ storage: postgresStorage({ pool, schema }) });
-    (
-      await setup.accounts.create({ name: 'Scale Test', api_key: API_KEY, time_zone: 'UTC', plan: 'paid' })
-    )._unsafeUnwrap();
+    // All three start at once: they migrate in turn (an advisory lock) and exactly one creates the bootstrap account.
     servers = await Promise.all(Array.from({ length: INSTANCES }, () => startServerProcess(env, running)));
+    expect(servers.flatMap((s) => s.logs.filter((l) => l.msg === 'bootstrap account created'))).toHaveLength(1);
+    expect(await count(`SELECT count(*) FROM ${q('accounts')}`)).toBe(1);
     for (let i = 0; i < INSTANCES; i++) alive.add(i);
   }, 90_000);
 
