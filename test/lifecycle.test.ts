@@ -115,6 +115,30 @@ describe('#21.11 service lifecycle', () => {
     await Promise.all(services.map((s) => s.close()));
   });
 
+  it('#23.2 the retention job purges expired idempotency keys too', async () => {
+    const storage = memoryStorage();
+    const scope = { account_id: 'a', flow_id: 'f', source_id: 's', key: 'k' };
+    const expired = {
+      ...scope,
+      fingerprint: 'x',
+      created_at: '2026-01-01T00:00:00.000Z',
+      expires_at: '2026-01-02T00:00:00.000Z',
+    };
+    (await storage.idempotency.claim(expired, '2026-01-01T00:00:00.000Z'))._unsafeUnwrap();
+    const purged: number[] = [];
+    const counted: Storage = {
+      ...storage,
+      idempotency: {
+        ...storage.idempotency,
+        purgeExpired: (before) => storage.idempotency.purgeExpired(before).map((n) => (purged.push(n), n)),
+      },
+    };
+    const service = createLeadService({ storage: counted });
+    service.start({ alerts: false, firehose: false, exports: false });
+    await until(() => expect(purged).toEqual([1]));
+    await service.close();
+  });
+
   it('#21.11 the retention job runs extra purges (e.g. counters) with the cut-off time', async () => {
     const seen: string[] = [];
     const service = createLeadService({ storage: memoryStorage() });

@@ -261,7 +261,14 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
             // The named leases live with the alert detector's (one table in PostgreSQL, one collection in MongoDB).
             tryLease: (name, now, until) => storage.alerts.tryLease(name, leaseOwner, isoTime(now), isoTime(until)),
           },
-          startOptions.retention ?? {},
+          {
+            ...startOptions.retention,
+            // Expired Idempotency-Key records, which nothing else deletes, go with the rest.
+            also: [
+              { name: 'idempotency keys', run: (before) => storage.idempotency.purgeExpired(before) },
+              ...(startOptions.retention?.also ?? []),
+            ],
+          },
         ),
       );
     if (startOptions.firehose !== false) {

@@ -128,7 +128,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   {
     name: 'LEADROUTE_RETENTION_INTERVAL_MS',
     default: '3600000',
-    description: 'Pause between retention purges (expired events, leads, search entries, counters).',
+    description: 'Pause between retention purges (expired events, leads, search entries, counters, idempotency keys).',
   },
   {
     name: 'LEADROUTE_FIREHOSE_INTERVAL_MS',
