@@ -327,9 +327,17 @@ describe.runIf(enabled)('#23.1 three instances on one PostgreSQL', () => {
       40_000,
     );
     const finishedBy = new Map<string, number[]>();
-    for (let i = 0; i < INSTANCES; i++)
-      for (const l of logsOf(i, 'export finished'))
-        finishedBy.set(l.exportId as string, [...(finishedBy.get(l.exportId as string) ?? []), i]);
+    const finishers = () => {
+      finishedBy.clear();
+      for (let i = 0; i < INSTANCES; i++)
+        for (const l of logsOf(i, 'export finished'))
+          finishedBy.set(l.exportId as string, [...(finishedBy.get(l.exportId as string) ?? []), i]);
+      return finishedBy;
+    };
+    // An export's status is published a moment before its worker logs 'export finished'.
+    await until('every finisher logged', () => ids.every((id) => finishers().has(id)));
+    await pause(300); // a second finisher of one export, if there were one, would have logged by now
+    finishers();
     // Each ran to its end once, and some ran on an instance other than the one they were queued on.
     for (const id of ids) expect(finishedBy.get(id), id).toHaveLength(1);
     const elsewhere = ids.filter((id) => finishedBy.get(id)?.[0] !== 0);
@@ -467,7 +475,7 @@ describe.runIf(enabled)('#23.1 three instances on one PostgreSQL', () => {
       }
     };
     const workers = Array.from({ length: 12 }, worker);
-    await until('load under way', () => acknowledged.length >= 60);
+    await until('load under way', () => acknowledged.length >= 40);
 
     // An export queued now is run by some instance: that one is killed while it holds the job.
     const exp = await api(instance(0), '/exports', {
@@ -490,7 +498,7 @@ describe.runIf(enabled)('#23.1 three instances on one PostgreSQL', () => {
     const halfway = await api(instance(0), `/exports/${exportId}`);
     expect(halfway.body.status, 'the export was still running when its instance was killed').toBe('processing');
 
-    await until('more leads after the kill', () => acknowledged.length >= ackedBeforeKill + 60);
+    await until('more leads after the kill', () => acknowledged.length >= ackedBeforeKill + 40);
     stopped = true;
     await Promise.all(workers);
 
@@ -500,7 +508,12 @@ describe.runIf(enabled)('#23.1 three instances on one PostgreSQL', () => {
       async () => (await api(instance(0), `/exports/${exportId}`)).body.status === 'complete',
       40_000,
     );
-    const finisher = servers.findIndex((_, i) => logsOf(i, 'export finished').some((l) => l.exportId === exportId));
+    // The status is published before the finisher logs 'export finished' (after settling its job): wait for the line.
+    let finisher = -1;
+    await until('the finisher logged it', () => {
+      finisher = servers.findIndex((_, i) => logsOf(i, 'export finished').some((l) => l.exportId === exportId));
+      return finisher >= 0;
+    });
     expect(finisher).not.toBe(victim);
     expect(logsOf(finisher, 'export started').find((l) => l.exportId === exportId)).toMatchObject({ attempt: 2 });
     const job = (
