@@ -292,7 +292,7 @@ describe.runIf(enabled)('#23.1 three instances on one PostgreSQL', () => {
     const about = (name: string) => mails.filter((m) => m.subject.includes(name) && /new source/i.test(m.subject));
     await until('a new-source e-mail for every source', () => names.every((name) => about(name).length > 0));
     // Many more passes of all three instances: nothing is raised or sent again.
-    await pause(1500);
+    await pause(1000);
     const created = (
       await pool.query(`SELECT key, count(*)::int AS n FROM ${q('alert_activity')} WHERE kind = 'created' GROUP BY key`)
     ).rows as { key: string; n: number }[];
@@ -313,7 +313,7 @@ describe.runIf(enabled)('#23.1 three instances on one PostgreSQL', () => {
 
   it('#23.1 export jobs queued on one instance run on others, and a file written by one downloads through another', async () => {
     // More rows make each export take a while, so the other instances' workers find queued ones.
-    await seedEvents(2000, 'live');
+    await seedEvents(1500, 'live');
     const end = new Date(Date.now() + 1000).toISOString();
     const created = await Promise.all(
       [1, 2, 3, 4, 5, 6].map(() => api(0, '/exports', { start: '2020-01-01T00:00:00Z', end, fields: ['id', 'type'] })),
@@ -397,9 +397,12 @@ describe.runIf(enabled)('#23.1 three instances on one PostgreSQL', () => {
     expect(expected).toHaveLength(30);
     expect([...firehosePuts.keys()].sort()).toEqual(expected.sort());
     expect([...firehosePuts.values()].filter((n) => n !== 1)).toEqual([]);
-    const delivered = servers.map((_, i) =>
-      logsOf(i, 'firehose spool retried').reduce((n, l) => n + (l.delivered as number), 0),
-    );
+    const deliveredBy = () =>
+      servers.map((_, i) => logsOf(i, 'firehose spool retried').reduce((n, l) => n + (l.delivered as number), 0));
+    // A pass logs what it delivered after marking it: wait for the lines, then a moment for any extra one.
+    await until('the retry passes logged', () => deliveredBy().reduce((a, b) => a + b, 0) >= 30);
+    await pause(300);
+    const delivered = deliveredBy();
     summary.firehose = {
       spooled: 30,
       delivered: delivered.reduce((a, b) => a + b, 0),
@@ -438,7 +441,11 @@ describe.runIf(enabled)('#23.1 three instances on one PostgreSQL', () => {
       await seedEvents(1500, 'expired');
       await until('the expired events purged', async () => (await expired()) === 0);
     }
-    const purged = servers.map((_, i) => purgedEvents(i) - (before[i] as number));
+    // A pass logs its counts after deleting leads and search entries too: wait for the lines.
+    const purgedSince = () => servers.map((_, i) => purgedEvents(i) - (before[i] as number));
+    await until('the purges logged', () => purgedSince().reduce((a, b) => a + b, 0) >= 3000);
+    await pause(300);
+    const purged = purgedSince();
     summary.retention = {
       expired: 3000,
       purged: purged.reduce((a, b) => a + b, 0),
