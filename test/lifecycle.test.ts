@@ -95,6 +95,50 @@ describe('#21.11 service lifecycle', () => {
     expect(calls.purges).toBe(after);
   });
 
+  it('#23.2 services sharing one storage purge once per interval between them, and a stopped holder is replaced after its lease', async () => {
+    const shared = memoryStorage();
+    const three = [0, 1, 2].map(() => countingStorage(shared));
+    const services = three.map(({ storage }) => createLeadService({ storage }));
+    const only = { alerts: false, firehose: false, exports: false, retention: { intervalMs: 100 } } as const;
+    for (const s of services) s.start(only);
+    await pause(550);
+    const purges = three.map((t) => t.calls.purges);
+    // One holder purges every interval (about six passes); the other two skip every pass of theirs.
+    expect(purges.filter((n) => n > 0)).toHaveLength(1);
+    const holder = purges.findIndex((n) => n > 0);
+    expect(purges[holder]).toBeGreaterThanOrEqual(3);
+    expect(purges[holder]).toBeLessThanOrEqual(7);
+    // The holder stops without giving the lease up, as a crashed process does: another takes over once it ran out.
+    await services[holder]?.close();
+    const before = three.map((t) => t.calls.purges);
+    await until(() => expect(three.some((t, i) => i !== holder && t.calls.purges > (before[i] ?? 0))).toBe(true));
+    await Promise.all(services.map((s) => s.close()));
+  });
+
+  it('#23.2 the retention job purges expired idempotency keys too', async () => {
+    const storage = memoryStorage();
+    const scope = { account_id: 'a', flow_id: 'f', source_id: 's', key: 'k' };
+    const expired = {
+      ...scope,
+      fingerprint: 'x',
+      created_at: '2026-01-01T00:00:00.000Z',
+      expires_at: '2026-01-02T00:00:00.000Z',
+    };
+    (await storage.idempotency.claim(expired, '2026-01-01T00:00:00.000Z'))._unsafeUnwrap();
+    const purged: number[] = [];
+    const counted: Storage = {
+      ...storage,
+      idempotency: {
+        ...storage.idempotency,
+        purgeExpired: (before) => storage.idempotency.purgeExpired(before).map((n) => (purged.push(n), n)),
+      },
+    };
+    const service = createLeadService({ storage: counted });
+    service.start({ alerts: false, firehose: false, exports: false });
+    await until(() => expect(purged).toEqual([1]));
+    await service.close();
+  });
+
   it('#21.11 the retention job runs extra purges (e.g. counters) with the cut-off time', async () => {
     const seen: string[] = [];
     const service = createLeadService({ storage: memoryStorage() });

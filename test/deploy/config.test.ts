@@ -110,3 +110,64 @@ describe('#21.12 the JSON-lines logger', () => {
     expect(warn).toMatchObject({ level: 'warn', msg: 'odd' });
   });
 });
+
+describe('#23.4 one of several instances', () => {
+  const s3 = { LEADROUTE_S3_BUCKET: 'b', LEADROUTE_S3_ACCESS_KEY_ID: 'id', LEADROUTE_S3_SECRET_ACCESS_KEY: 'secret' };
+  const db = { DATABASE_URL: 'postgres://u:p@db/leadroute' };
+
+  it('#23.4 LEADROUTE_INSTANCES above 1 refuses export files in memory, naming the S3 and Azure settings', () => {
+    expect(readConfig({ ...db })._unsafeUnwrap().instances).toBe(1);
+    const problems = readConfig({ ...db, LEADROUTE_INSTANCES: '3' })._unsafeUnwrapErr();
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('LEADROUTE_INSTANCES is 3');
+    for (const name of ['LEADROUTE_S3_BUCKET', 'LEADROUTE_AZURE_CONNECTION_STRING', 'LEADROUTE_AZURE_CONTAINER'])
+      expect(problems[0]).toContain(name);
+    expect(readConfig({ ...db, ...s3, LEADROUTE_INSTANCES: '3' })._unsafeUnwrap()).toMatchObject({
+      instances: 3,
+      s3: { exports: { bucket: 'b' } },
+    });
+    const azure = { LEADROUTE_AZURE_CONNECTION_STRING: 'AccountName=a;AccountKey=k', LEADROUTE_AZURE_CONTAINER: 'x' };
+    expect(readConfig({ ...db, ...azure, LEADROUTE_INSTANCES: '2' }).isOk()).toBe(true);
+    // A directory every instance mounts works only with one link secret for all of them.
+    expect(readConfig({ ...db, LEADROUTE_INSTANCES: '2', LEADROUTE_EXPORT_DIR: '/shared' })._unsafeUnwrapErr()).toEqual(
+      [expect.stringContaining('LEADROUTE_EXPORT_LINK_SECRET')],
+    );
+    expect(
+      readConfig({
+        ...db,
+        LEADROUTE_INSTANCES: '2',
+        LEADROUTE_EXPORT_DIR: '/shared',
+        LEADROUTE_EXPORT_LINK_SECRET: 'k'.repeat(32),
+      }).isOk(),
+    ).toBe(true);
+  });
+
+  it('#23.4 several instances need the shared PostgreSQL, and one instance is what an unset variable means', () => {
+    expect(readConfig({ ...s3, LEADROUTE_INSTANCES: '2' })._unsafeUnwrapErr()).toEqual([
+      expect.stringContaining('DATABASE_URL'),
+    ]);
+    expect(readConfig({ LEADROUTE_INSTANCES: '0' })._unsafeUnwrapErr()).toEqual([
+      expect.stringContaining('LEADROUTE_INSTANCES must be an integer of at least 1'),
+    ]);
+    expect(readConfig({})._unsafeUnwrap()).toMatchObject({ instances: 1, exports: { leaseMs: 120_000 } });
+    expect(readConfig({ LEADROUTE_EXPORT_LEASE_MS: '5000' })._unsafeUnwrap().exports.leaseMs).toBe(5000);
+  });
+
+  it('#23.4 the production entry point exits non-zero with that message instead of starting', async () => {
+    const { execFile } = await import('node:child_process');
+    const { root, imageCommand } = await import('./server-process');
+    const [command, ...args] = imageCommand;
+    const result = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = execFile(
+        command === 'node' ? process.execPath : (command as string),
+        args,
+        { cwd: root, env: { ...process.env, ...db, LEADROUTE_INSTANCES: '3', PORT: '0' }, timeout: 30_000 },
+        (_e, stdout) => resolve({ code: child.exitCode, stdout }),
+      );
+    });
+    expect(result.code).toBe(2);
+    const line = JSON.parse(result.stdout.trim().split('\n').at(-1) as string);
+    expect(line).toMatchObject({ level: 'error', msg: 'invalid configuration' });
+    expect(line.problems.join('\n')).toMatch(/LEADROUTE_S3_BUCKET.*LEADROUTE_AZURE_CONNECTION_STRING/);
+  }, 40_000);
+});

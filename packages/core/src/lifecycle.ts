@@ -15,7 +15,13 @@ export interface RetentionTask {
 
 /** Options of the retention purge job. */
 export interface RetentionJobOptions {
-  /** Pause between purges (the first runs at start). @default 3600000 (an hour) */
+  /**
+   * Pause between purges (the first runs at start). It also sets the lease: the purge runs
+   * once per interval across every process sharing the storage, by whichever holds the
+   * `retention` lease (two intervals long, renewed by each pass), and a holder that stops
+   * is replaced within two intervals.
+   * @default 3600000 (an hour)
+   */
   readonly intervalMs?: number;
   /** Purges of stores outside the storage ports, run after events, leads and search entries. @default [] */
   readonly also?: readonly RetentionTask[];
@@ -33,7 +39,7 @@ export interface ServiceStartOptions {
   readonly exports?: boolean;
   /** The alert detector: a pass at start, then one `intervalMs` after each ends. @default { intervalMs: 60000 } */
   readonly alerts?: false | { readonly intervalMs?: number };
-  /** The 90-day retention purge of events, leads and search entries. @default { intervalMs: 3600000 } */
+  /** The 90-day retention purge of events, leads and search entries, and expired idempotency keys. @default { intervalMs: 3600000 } */
   readonly retention?: false | RetentionJobOptions;
   /** Retries of spooled firehose deliveries and the purge of delivered spool items. @default { intervalMs: 5000 } */
   readonly firehose?: false | FirehoseRunnerOptions;
@@ -77,7 +83,18 @@ export function startPeriodic(
   };
 }
 
-/** The retention purge: expired events, leads and search entries, then the extra tasks. */
+/** The named lease the retention purge runs under (in the store's lease table, beside the alert detector's). */
+export const RETENTION_LEASE = 'retention';
+
+/**
+ * The retention purge: expired events, leads and search entries, then the extra tasks.
+ * Several processes on one storage purge once per interval between them: a pass runs
+ * only while its process holds the `retention` lease (taken for two intervals and
+ * renewed when the pass ends, so the holder keeps it while it lives); the others skip
+ * their pass. A holder that crashes stops renewing, and the first pass after its lease
+ * ran out takes over. Every purge deletes only what expired, so a pass that overlaps
+ * another (a pass longer than the interval) deletes nothing twice.
+ */
 export function startRetention(
   deps: {
     clock: Clock;
@@ -86,11 +103,31 @@ export function startRetention(
       { events: number; leads: number; searchEntries: number },
       { readonly message: string }
     >;
+    /** Takes or renews the named lease for this process until `until` (ms); false while another holds it. */
+    tryLease?: (name: string, now: number, until: number) => ResultAsync<boolean, { readonly message: string }>;
   },
   options: RetentionJobOptions,
 ): StoppableJob {
   const { clock, logger } = deps;
-  return startPeriodic('retention', options.intervalMs ?? 3_600_000, logger, async () => {
+  const intervalMs = options.intervalMs ?? 3_600_000;
+  const lease = (): Promise<boolean> => {
+    if (!deps.tryLease) return Promise.resolve(true);
+    const now = clock.now();
+    // Two intervals: the holder's next pass (one interval after this one ends) finds the lease still its own.
+    return deps.tryLease(RETENTION_LEASE, now, now + 2 * intervalMs).match(
+      (taken) => taken,
+      (e) => {
+        // Storage down: the purge would fail too; the next pass tries again.
+        logger.warn({ err: e.message }, 'retention purge skipped: its lease could not be taken');
+        return false;
+      },
+    );
+  };
+  return startPeriodic('retention', intervalMs, logger, async () => {
+    if (!(await lease())) {
+      logger.debug({ lease: RETENTION_LEASE }, 'retention purge skipped: another process holds its lease');
+      return;
+    }
     const purged = await deps.purgeExpired();
     if (purged.isErr()) logger.error({ err: purged.error.message }, 'retention purge failed');
     else if (purged.value.events + purged.value.leads + purged.value.searchEntries > 0)
@@ -100,6 +137,8 @@ export function startRetention(
       if (done.isErr()) logger.error({ err: done.error.message, task: task.name }, 'retention purge failed');
       else if (done.value > 0) logger.info({ task: task.name, purged: done.value }, 'retention purge');
     }
+    // Renewed from the end of the pass: the holder's next pass (one interval from now) finds it its own.
+    await lease();
   });
 }
 

@@ -1,4 +1,5 @@
 import { createOperatorsApi, type OperatorStaffConfig, type OperatorsApi } from './operators';
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type AccountsApi, createAccountsApi } from './accounts/service';
 import { type AlertsApi, createAlertsApi } from './alerts/service';
@@ -28,6 +29,7 @@ import { type Logger, silentLogger } from './ports/logger';
 import type { Notifier } from './ports/notifier';
 import type { Storage } from './ports/storage';
 import { createSearchApi, type SearchApi } from './search';
+import { isoTime } from './time';
 import { createStatsApi, type StatsApi } from './stats';
 
 /** Options of {@link createLeadService}: the ports the service runs on. */
@@ -235,6 +237,8 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
   };
   const alerts = createAlertsApi({ storage, clock, logger, recorder, notifier, entityName });
   const events = createEventsApi({ storage, clock });
+  // Who holds this service's named leases: one owner per service object, so two services of one process are two holders.
+  const leaseOwner = `${options.host ?? hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
   let jobs: StoppableJob[] | undefined;
   let closing: Promise<void> | undefined;
 
@@ -249,7 +253,23 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       jobs.push(alertJob(alerts.runner({ intervalMs: startOptions.alerts?.intervalMs ?? 60_000 })));
     if (startOptions.retention !== false)
       jobs.push(
-        startRetention({ clock, logger, purgeExpired: () => events.purgeExpired() }, startOptions.retention ?? {}),
+        startRetention(
+          {
+            clock,
+            logger,
+            purgeExpired: () => events.purgeExpired(),
+            // The named leases live with the alert detector's (one table in PostgreSQL, one collection in MongoDB).
+            tryLease: (name, now, until) => storage.alerts.tryLease(name, leaseOwner, isoTime(now), isoTime(until)),
+          },
+          {
+            ...startOptions.retention,
+            // Expired Idempotency-Key records, which nothing else deletes, go with the rest.
+            also: [
+              { name: 'idempotency keys', run: (before) => storage.idempotency.purgeExpired(before) },
+              ...(startOptions.retention?.also ?? []),
+            ],
+          },
+        ),
       );
     if (startOptions.firehose !== false) {
       const runner = firehose.runner(startOptions.firehose ?? {});

@@ -29,6 +29,12 @@ export const ENV_VARS: readonly EnvVar[] = [
   },
   { name: 'LEADROUTE_DATABASE_POOL_MAX', default: '10', description: 'Most PostgreSQL connections of the pool.' },
   {
+    name: 'LEADROUTE_INSTANCES',
+    default: '1',
+    description:
+      'How many instances share the database. Above 1, memory storage and memory export files are refused (set LEADROUTE_S3_BUCKET or LEADROUTE_AZURE_CONNECTION_STRING).',
+  },
+  {
     name: 'LEADROUTE_S3_BUCKET',
     default: '(none)',
     description: 'Bucket for export files; with it, downloads are S3 pre-signed URLs.',
@@ -101,6 +107,12 @@ export const ENV_VARS: readonly EnvVar[] = [
     description: 'How often the export worker looks for work left by other processes.',
   },
   {
+    name: 'LEADROUTE_EXPORT_LEASE_MS',
+    default: '120000',
+    description:
+      'How long an export job stays with an instance that stopped heartbeating before another takes it over.',
+  },
+  {
     name: 'LEADROUTE_SMTP_URL',
     default: '(log only)',
     description:
@@ -116,7 +128,7 @@ export const ENV_VARS: readonly EnvVar[] = [
   {
     name: 'LEADROUTE_RETENTION_INTERVAL_MS',
     default: '3600000',
-    description: 'Pause between retention purges (expired events, leads, search entries, counters).',
+    description: 'Pause between retention purges (expired events, leads, search entries, counters, idempotency keys).',
   },
   {
     name: 'LEADROUTE_FIREHOSE_INTERVAL_MS',
@@ -150,6 +162,8 @@ export interface ServerConfig {
   readonly host: string;
   readonly publicUrl: string | undefined;
   readonly database: { readonly url: string; readonly schema: string; readonly poolMax: number } | undefined;
+  /** How many instances share the database (LEADROUTE_INSTANCES); above 1, nothing may live in one process's memory. */
+  readonly instances: number;
   readonly s3: {
     readonly region: string;
     readonly endpoint: string | undefined;
@@ -175,6 +189,7 @@ export interface ServerConfig {
     readonly linkSecret: string | undefined;
     readonly pageSize: number;
     readonly pollMs: number;
+    readonly leaseMs: number;
   };
   readonly smtp: { readonly url: string; readonly from: string } | undefined;
   readonly alerts: { readonly intervalMs: number; readonly settings: Readonly<Record<string, unknown>> | undefined };
@@ -251,6 +266,24 @@ export function readConfig(env: NodeJS.ProcessEnv): Result<ServerConfig, string[
   if ((bootstrapName === undefined) !== (bootstrapKey === undefined))
     problems.push('LEADROUTE_BOOTSTRAP_ACCOUNT_NAME and LEADROUTE_BOOTSTRAP_API_KEY go together: set both or neither.');
 
+  // Several instances share only the database and the export store: what one keeps in memory the others never see.
+  const instances = integer('LEADROUTE_INSTANCES', 1);
+  if (instances > 1 && !databaseUrl)
+    problems.push(
+      `LEADROUTE_INSTANCES is ${instances}: every instance must use the same PostgreSQL; set DATABASE_URL (memory storage is one process's own).`,
+    );
+  if (instances > 1 && !bucket && !azureConnection) {
+    const exportDir = text('LEADROUTE_EXPORT_DIR');
+    if (!exportDir)
+      problems.push(
+        `LEADROUTE_INSTANCES is ${instances}: export files kept in one instance's memory cannot be downloaded from the others; set LEADROUTE_S3_BUCKET (with LEADROUTE_S3_ACCESS_KEY_ID and LEADROUTE_S3_SECRET_ACCESS_KEY) or LEADROUTE_AZURE_CONNECTION_STRING and LEADROUTE_AZURE_CONTAINER.`,
+      );
+    else if (!text('LEADROUTE_EXPORT_LINK_SECRET'))
+      problems.push(
+        `LEADROUTE_INSTANCES is ${instances}: with LEADROUTE_EXPORT_DIR (a directory every instance mounts) every instance needs the same LEADROUTE_EXPORT_LINK_SECRET, or a link one signs fails on the others; better, set LEADROUTE_S3_BUCKET or LEADROUTE_AZURE_CONNECTION_STRING.`,
+      );
+  }
+
   const level = (text('LEADROUTE_LOG_LEVEL') ?? 'info').toLowerCase();
   if (!LEVELS.includes(level as LogLevel)) problems.push(`LEADROUTE_LOG_LEVEL must be one of ${LEVELS.join(', ')}.`);
 
@@ -265,6 +298,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Result<ServerConfig, string[
           poolMax: integer('LEADROUTE_DATABASE_POOL_MAX', 10),
         }
       : undefined,
+    instances,
     s3: {
       region: text('LEADROUTE_S3_REGION') ?? 'us-east-1',
       endpoint: text('LEADROUTE_S3_ENDPOINT'),
@@ -291,6 +325,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Result<ServerConfig, string[
       linkSecret: text('LEADROUTE_EXPORT_LINK_SECRET'),
       pageSize: integer('LEADROUTE_EXPORT_PAGE_SIZE', 1000),
       pollMs: integer('LEADROUTE_EXPORT_POLL_MS', 5000),
+      leaseMs: integer('LEADROUTE_EXPORT_LEASE_MS', 120_000),
     },
     smtp: smtpUrl
       ? { url: smtpUrl, from: text('LEADROUTE_SMTP_FROM') ?? 'Leadroute <leadroute@localhost>' }

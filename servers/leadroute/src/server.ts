@@ -185,6 +185,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
       exports: {
         baseUrl: url,
         pageSize: config.exports.pageSize,
+        leaseMs: config.exports.leaseMs,
         worker: { pollMs: config.exports.pollMs },
         ...(config.exports.linkSecret ? { linkSecret: config.exports.linkSecret } : {}),
       },
@@ -200,14 +201,30 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     if (config.bootstrap) {
       const { name, apiKey, timeZone } = config.bootstrap;
       // Idempotent across restarts: a key that already opens an account is left as it is.
-      if ((await created.accounts.authenticate(apiKey)).isErr()) {
+      const bootstrap = async () => {
+        if ((await created.accounts.authenticate(apiKey)).isOk()) return;
         const account = await created.accounts.create({ name, api_key: apiKey, time_zone: timeZone, plan: 'paid' });
         if (account.isErr())
           throw new Error(`bootstrap account: ${account.error.message} ${JSON.stringify(account.error)}`, {
             cause: account.error,
           });
         logger.info({ account_id: account.value.account.id, name }, 'bootstrap account created');
-      }
+      };
+      if (config.database) {
+        // Instances starting together check and create in turn, so exactly one creates the account. The lock
+        // is held on a connection of its own (ended with it), so a pool of one connection still has it free.
+        const lock = new pg.Client({ connectionString: config.database.url, connectionTimeoutMillis: 10_000 });
+        lock.on('error', () => undefined); // a lost connection fails the query below, which says why
+        await lock.connect();
+        try {
+          await lock.query("SELECT pg_advisory_lock(hashtext('leadroute bootstrap'), hashtext($1))", [
+            config.database.schema,
+          ]);
+          await bootstrap();
+        } finally {
+          await lock.end();
+        }
+      } else await bootstrap();
     }
 
     created.start({
@@ -222,6 +239,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
       {
         url,
         storage: pool ? 'postgresql' : 'memory',
+        instances: config.instances,
         exportFiles: bucket ? 's3' : config.azure.exports ? 'azure' : config.exports.dir ? 'directory' : 'memory',
         mail: config.smtp ? 'smtp' : 'log',
       },

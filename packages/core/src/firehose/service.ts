@@ -119,6 +119,7 @@ export function createFirehoseApi(deps: Deps): FirehoseApi {
         const now = clock.now();
         const retried = await delivery.retryDue(now);
         if (retried.isErr()) logger.error({ err: retried.error }, 'firehose retry pass failed');
+        else if (retried.value.leased > 0) logger.info({ ...retried.value }, 'firehose spool retried');
         const purged = await storage.spool.purgeDelivered(now - keepDeliveredMs);
         if (purged.isErr()) logger.error({ err: purged.error }, 'firehose spool purge failed');
       };
