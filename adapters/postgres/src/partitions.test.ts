@@ -6,7 +6,7 @@ import { postgresStorage } from './index';
 import { applyMigrations, migrate } from './migrate';
 import { migrations } from './migrations';
 import { qualified, quoteIdent } from './sql';
-import { ensureDayPartitions, PURGE_GRACE_MS } from './stores/partitions';
+import { ensurePartitions, PURGE_GRACE_MS } from './stores/partitions';
 import { DATABASE_URL, databaseAvailable, randomSchemaName } from './test-support';
 
 const available = await databaseAvailable('partitions.test.ts');
@@ -15,13 +15,19 @@ const DAY = 86_400_000;
 const RETENTION = 90 * DAY;
 const today = Math.floor(Date.now() / DAY) * DAY;
 const iso = (ms: number): string => new Date(ms).toISOString();
-const dayName = (ms: number): string => iso(ms).slice(0, 10).replaceAll('-', '');
+/** The `YYYYMMDD` of the Monday starting the UTC week of `ms`: the suffix of its partition's name. */
+const week = (ms: number): string => {
+  const day = Math.floor(ms / DAY) * DAY;
+  return iso(day - ((new Date(day).getUTCDay() + 6) % 7) * DAY)
+    .slice(0, 10)
+    .replaceAll('-', '');
+};
 
 /** An event made at `at` (its ID's time) that expires 90 days later, as core makes them. */
 const eventAt = (account: string, at: number, overrides: Parameters<typeof anEvent>[1] = {}) =>
   anEvent(account, { id: newId(at), start_timestamp: at, expires_at: iso(at + RETENTION), ...overrides });
 
-describe.skipIf(!available)('events and leads partitioned by the day of their ID', () => {
+describe.skipIf(!available)('events and leads partitioned by the week of their ID', () => {
   let pool: pg.Pool;
   const schemas: string[] = [];
   const newSchema = (): string => {
@@ -54,7 +60,7 @@ describe.skipIf(!available)('events and leads partitioned by the day of their ID
     await pool.end();
   });
 
-  it('migration 17 moves the rows of existing unpartitioned tables into day partitions', async () => {
+  it('migration 17 moves the rows of existing unpartitioned tables into week partitions', async () => {
     const schema = newSchema();
     // The schema as the previous release left it, with data in it.
     await applyMigrations(pool, migrations.slice(0, 16), schema);
@@ -71,12 +77,12 @@ describe.skipIf(!available)('events and leads partitioned by the day of their ID
     expect((await migrate(pool, { schema }))._unsafeUnwrap().applied).toEqual([17]);
 
     const events = await partitions(schema, 'events');
-    expect(events[`events_p${dayName(today - 10 * DAY)}`]).toBe(1);
-    expect(events[`events_p${dayName(today)}`]).toBe(1);
-    // IDs outside the window of day partitions (hand-made, or older than retention) are kept in the default partition.
+    expect(events[`events_p${week(today - 10 * DAY)}`]).toBe(1);
+    expect(events[`events_p${week(today)}`]).toBe(1);
+    // IDs outside the window of week partitions (hand-made, or older than retention) are kept in the default partition.
     expect(events.events_default).toBe(2);
-    for (let d = 0; d <= 7; d++) expect(events).toHaveProperty(`events_p${dayName(today + d * DAY)}`);
-    expect((await partitions(schema, 'leads'))[`leads_p${dayName(today - 3 * DAY)}`]).toBe(1);
+    for (let d = 0; d <= 7; d++) expect(events).toHaveProperty(`events_p${week(today + d * DAY)}`);
+    expect((await partitions(schema, 'leads'))[`leads_p${week(today - 3 * DAY)}`]).toBe(1);
 
     // Every query of the stores works on the partitioned tables.
     const after = postgresStorage({ pool, schema });
@@ -95,7 +101,7 @@ describe.skipIf(!available)('events and leads partitioned by the day of their ID
     expect((await after.leads.insert(lead))._unsafeUnwrapErr().type).toBe('Conflict');
   });
 
-  it('retention drops a day partition once all its rows expired, and deletes no row of it one by one', async () => {
+  it('retention drops a week partition once all its rows expired, and deletes no row of it one by one', async () => {
     const schema = newSchema();
     await migrate(pool, { schema });
     const storage = postgresStorage({ pool, schema });
@@ -103,9 +109,9 @@ describe.skipIf(!available)('events and leads partitioned by the day of their ID
     // Today's events, which expire 90 days from now.
     const day = Array.from({ length: 50 }, (_, i) => eventAt(account, today + i * 1000));
     for (const e of day) (await storage.events.insert(e))._unsafeUnwrap();
-    const part = `events_p${dayName(today)}`;
+    const part = `events_p${week(today)}`;
 
-    // Half-way through their day of expiry: they are hidden from reads but their partition stays whole.
+    // Half-way through their expiry: they are hidden from reads but their partition stays whole.
     const midExpiry = iso(today + RETENTION + 25_000);
     expect((await storage.events.purgeExpired(midExpiry))._unsafeUnwrap()).toBe(0);
     expect((await partitions(schema, 'events'))[part]).toBe(50);
@@ -117,14 +123,14 @@ describe.skipIf(!available)('events and leads partitioned by the day of their ID
 
     // The purge also made the partitions of the coming week, by the clock it was given.
     const ahead = await partitions(schema, 'events');
-    for (let d = 0; d <= 7; d++) expect(ahead).toHaveProperty(`events_p${dayName(today + RETENTION + d * DAY)}`);
+    for (let d = 0; d <= 7; d++) expect(ahead).toHaveProperty(`events_p${week(today + RETENTION + d * DAY)}`);
 
     // Once the last one expired: the partition is dropped whole and its rows counted.
     const allExpired = iso(today + RETENTION + 50_000);
     expect((await storage.events.purgeExpired(allExpired))._unsafeUnwrap()).toBe(50);
     expect(await partitions(schema, 'events')).not.toHaveProperty(part);
     expect((await storage.events.get(day[0]?.id as string))._unsafeUnwrap()).toBeUndefined();
-    // Intake into a day whose partition was dropped still lands (in the default partition).
+    // Intake into a week whose partition was dropped still lands (in the default partition).
     (await storage.events.insert(eventAt(account, today + 5000)))._unsafeUnwrap();
   });
 
@@ -158,12 +164,12 @@ describe.skipIf(!available)('events and leads partitioned by the day of their ID
     expect((await partitions(schema, 'events')).events_default).toBe(1);
 
     const created = await Promise.all(
-      Array.from({ length: 4 }, () => ensureDayPartitions(pool, schema, 'events', later, 0)),
+      Array.from({ length: 4 }, () => ensurePartitions(pool, schema, 'events', later, 0)),
     );
     expect(created.map((r) => r._unsafeUnwrap()).sort()).toEqual([0, 0, 0, 1]);
     const after = await partitions(schema, 'events');
     expect(after.events_default).toBe(0);
-    expect(after[`events_p${dayName(later)}`]).toBe(1);
+    expect(after[`events_p${week(later)}`]).toBe(1);
     expect((await storage.events.get(early.id))._unsafeUnwrap()).toEqual(early);
   });
 });

@@ -67,8 +67,8 @@ export const insertEvents = (table: string): WriteKind<StoredEvent, undefined> =
  * are what the events API pages and filters on (`(account_id, id)`, the key, and
  * `(account_id, lead_id, id)`), what an event is found by alone (`id`), what feedback
  * looks a delivery up by (`key`) and what the retention purge checks (`expires_at`).
- * The table is partitioned by the UTC day of the event ID (migration 17): a lookup by
- * ID reads one partition, and retention drops whole days. Inserts go through `writer`,
+ * The table is partitioned by the UTC week of the event ID (migration 17): a lookup by
+ * ID reads one partition, and retention drops whole weeks. Inserts go through `writer`,
  * which may send several callers' events in one statement.
  */
 export function eventStore(db: Queryable, schema: string, writer: Writer = directWriter(db)): EventStore {
@@ -103,7 +103,7 @@ export function eventStore(db: Queryable, schema: string, writer: Writer = direc
               event.key === q.reference && (q.recipient_id === undefined || event.recipient_id === q.recipient_id),
           ),
       ),
-    // Drops whole expired day partitions and makes the coming days' (see purgePartitioned).
+    // Drops whole expired week partitions and makes the coming weeks' (see purgePartitioned).
     purgeExpired: (before) => purgePartitioned(db, schema, 'events', before),
   };
 }

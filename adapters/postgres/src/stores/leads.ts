@@ -52,8 +52,8 @@ export const insertLeads = (table: string): WriteKind<LeadRecord, undefined> => 
 });
 
 /**
- * Leads with their fields as jsonb, partitioned by the UTC day of the lead ID
- * (migration 17): a lookup by ID reads one partition, and retention drops whole days.
+ * Leads with their fields as jsonb, partitioned by the UTC week of the lead ID
+ * (migration 17): a lookup by ID reads one partition, and retention drops whole weeks.
  * Inserts go through `writer`, which may send several callers' leads in one statement.
  */
 export function leadStore(db: Queryable, schema: string, writer: Writer = directWriter(db)): LeadStore {
@@ -76,7 +76,7 @@ export function leadStore(db: Queryable, schema: string, writer: Writer = direct
         id,
         at,
       ]).map(({ rowCount }) => rowCount > 0),
-    // Drops whole expired day partitions and makes the coming days' (see purgePartitioned).
+    // Drops whole expired week partitions and makes the coming weeks' (see purgePartitioned).
     purgeExpired: (before) => purgePartitioned(db, schema, 'leads', before),
   };
 }

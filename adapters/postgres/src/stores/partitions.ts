@@ -5,25 +5,27 @@ import { qualified, quoteIdent } from '../sql';
 
 const DAY_MS = 86_400_000;
 
-/** Day partitions made ahead of the clock by each purge: today and the next 7 days. */
+/** The span of one partition: a UTC week, Monday to Sunday (see migration 17 for why not a day). */
+export const PARTITION_DAYS = 7;
+
+/** Each purge makes the partitions of today and of the next 7 days (this week's and next week's). */
 export const PARTITION_DAYS_AHEAD = 7;
 
 /**
  * How long after expiring a row may stay in a partition that is not wholly expired yet.
- * A day partition's rows expire within one day of each other (their IDs were made within
- * one day and retention is a fixed span), so the partition is dropped within a day of its
- * first row expiring; rows more than this far past their expiry (an event whose expiry
- * does not follow its ID's day, or a row in the default partition) are deleted one by
- * one. Two days, not one, so that the one-by-one delete never reaches a day partition's
- * own rows before the partition's drop does (a lead's last events come seconds after its
- * ID was made).
+ * A week partition's rows expire within one week of each other (their IDs were made within
+ * that week and retention is a fixed span), so the partition is dropped within a week of
+ * its first row expiring; rows more than this far past their expiry (an event whose
+ * expiry does not follow its ID's week) are deleted one by one. A day more than the
+ * partition's span, so that the one-by-one delete never reaches a partition's own rows
+ * before the partition's drop does (a lead's last events come seconds after its ID).
  */
-export const PURGE_GRACE_MS = 2 * DAY_MS;
+export const PURGE_GRACE_MS = (PARTITION_DAYS + 1) * DAY_MS;
 
 /** `YYYY-MM-DD` of the UTC day holding `ms`. */
 const utcDay = (ms: number): string => new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
 
-/** The UTC day start (ms) a partition named `<table>_pYYYYMMDD` holds, or undefined for another name. */
+/** The UTC day (ms) a partition named `<table>_pYYYYMMDD` starts on, or undefined for another name. */
 export function partitionDay(table: string, name: string): number | undefined {
   const match = new RegExp(`^${table}_p(\\d{4})(\\d{2})(\\d{2})$`).exec(name);
   if (!match) return undefined;
@@ -31,11 +33,12 @@ export function partitionDay(table: string, name: string): number | undefined {
 }
 
 /**
- * Creates `table`'s day partitions from the UTC day of `nowMs` through `daysAhead` days
- * later, where missing (one statement; concurrent callers create each once). Rows of
- * those days already in the default partition move into their new partition.
+ * Creates the partitions of `table` holding the UTC days from that of `nowMs` through
+ * `daysAhead` days later, where missing (one statement; concurrent callers create each
+ * once), and answers how many it created. Rows of those weeks already in the default
+ * partition move into their new partition.
  */
-export function ensureDayPartitions(
+export function ensurePartitions(
   db: Queryable,
   schema: string,
   table: string,
@@ -45,23 +48,23 @@ export function ensureDayPartitions(
   return query<{ created: number }>(
     db,
     `create ${table} partitions`,
-    `SELECT count(*) FILTER (WHERE ${quoteIdent(schema)}.leadroute_ensure_day_partition($1::regclass, $2::date + n))::int AS created
+    `SELECT count(*) FILTER (WHERE ${quoteIdent(schema)}.leadroute_ensure_week_partition($1::regclass, $2::date + n))::int AS created
        FROM generate_series(0, $3::int) AS n`,
     [qualified(schema, table), utcDay(nowMs), daysAhead],
   ).map(({ rows: [row] }) => row?.created ?? 0);
 }
 
 /**
- * The retention purge of a table partitioned by the day of its ID (events, leads):
- * 1. makes the partitions of the coming days ({@link ensureDayPartitions}), so intake
+ * The retention purge of a table partitioned by the week of its ID (events, leads):
+ * 1. makes the partitions of the coming days ({@link ensurePartitions}), so intake
  *    never writes into the default partition;
- * 2. drops every day partition that ended before `before` and whose rows all expired
+ * 2. drops every partition that ended before `before` and whose rows all expired
  *    before it (checked under a lock by `leadroute_drop_expired_partition`; a partition
  *    it cannot lock within 2 s is left for the next purge): no DELETE, no dead rows;
  * 3. deletes one by one only the rows of the default partition that expired, and rows
  *    elsewhere more than {@link PURGE_GRACE_MS} past their expiry.
  * Rows that expired less than the grace ago in a partition not wholly expired stay until
- * that partition is dropped, within a day; every read filters on expires_at, so none of
+ * that partition is dropped, within a week; every read filters on expires_at, so none of
  * them is ever returned. Answers the number of rows removed.
  */
 export function purgePartitioned(
@@ -73,10 +76,9 @@ export function purgePartitioned(
   const beforeMs = Date.parse(before);
   const parent = qualified(schema, table);
   const s = quoteIdent(schema);
-  return ensureDayPartitions(db, schema, table, beforeMs)
+  return ensurePartitions(db, schema, table, beforeMs)
     .andThen(() =>
-      // Candidates: day partitions that ended by `before` and look wholly expired (max(expires_at)
-      // reads one entry of each partition's expires_at index); the drop checks again under its lock.
+      // Candidates: partitions that ended by `before`; each is checked below.
       query<{ relname: string }>(
         db,
         `list ${table} partitions`,
@@ -88,7 +90,7 @@ export function purgePartitioned(
     .andThen(({ rows }) => {
       const ended = rows.filter((row) => {
         const day = partitionDay(table, row.relname);
-        return day !== undefined && day + DAY_MS <= beforeMs;
+        return day !== undefined && day + PARTITION_DAYS * DAY_MS <= beforeMs;
       });
       return dropEach(
         db,
