@@ -59,6 +59,18 @@ const size = async (pool: pg.Pool, schema: string): Promise<number> => {
   return Number(rows[0]?.bytes ?? 0);
 };
 
+/** Waits until no autovacuum worker is working on a table of `schema` (at most 60 s). */
+async function waitForAutovacuum(pool: pg.Pool, schema: string): Promise<void> {
+  for (const until = Date.now() + 60_000; Date.now() < until; ) {
+    const { rowCount } = await pool.query(
+      `SELECT 1 FROM pg_stat_progress_vacuum p JOIN pg_class c ON c.oid = p.relid WHERE c.relnamespace = $1::regnamespace`,
+      [quoteIdent(schema)],
+    );
+    if (!rowCount) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
 const row = (name: string, unit: BenchRow['unit'], value: number): BenchRow => ({
   name,
   unit,
@@ -97,6 +109,9 @@ async function purgeComparison(pool: pg.Pool): Promise<BenchRow[]> {
     await fill(pool, partitioned, expiredDay, EXPIRED);
     await fill(pool, partitioned, now, LIVE);
     await pool.query(`VACUUM ANALYZE ${qualified(partitioned, 'events')}`);
+    // A week partition is 90 days old when it is dropped, long done with autovacuum; a worker still busy with this
+    // fresh one would hold the drop's lock for deadlock_timeout (1 s) before it is cancelled.
+    await waitForAutovacuum(pool, partitioned);
     const dropSizeBefore = await size(pool, partitioned);
     started = performance.now();
     const dropped = (await postgresStorage({ pool, schema: partitioned }).events.purgeExpired(before))._unsafeUnwrap();
@@ -106,7 +121,9 @@ async function purgeComparison(pool: pg.Pool): Promise<BenchRow[]> {
       `partition drop (the events store's purge): ${dropped} rows in ${dropMs.toFixed(0)} ms; ` +
         `events ${(dropSizeBefore / MB).toFixed(0)} MB before, ${(dropSizeAfter / MB).toFixed(0)} MB after`,
     );
-    if (dropped !== EXPIRED || deleted.rowCount !== EXPIRED) throw new Error('the purges removed the wrong rows');
+    // The drop reports the row count ANALYZE estimated for the partition.
+    if (Math.abs(dropped - EXPIRED) > EXPIRED / 100 || deleted.rowCount !== EXPIRED)
+      throw new Error(`the purges removed the wrong rows: ${deleted.rowCount} deleted, ${dropped} dropped`);
     const label = `${EXPIRED / 1_000_000}M`;
     return [
       row(`partitions: purge of ${label} expired events by row DELETE`, 'ms', deleteMs),

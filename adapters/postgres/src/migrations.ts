@@ -427,19 +427,22 @@ const literal = (text: string): string => `'${text.replaceAll("'", "''")}'`;
 
 /**
  * The two functions partition maintenance calls (stores/partitions.ts), so that creating
- * and dropping a partition is one statement, checked and done under the locks it needs.
+ * and detaching a partition is one statement, checked and done under the locks it needs.
  *
  * `leadroute_ensure_week_partition(parent, day)` creates `<parent>_pYYYYMMDD`, holding
  * the IDs whose time prefix (8 hex digits of seconds) falls in the UTC week (Monday to
- * Sunday) of `day`, named by its Monday, unless it exists. Rows of that day already in the default partition are moved into it first, so
- * attaching it never fails; an advisory lock makes concurrent callers create it once.
+ * Sunday) of `day`, named by its Monday, unless it exists. Rows of that week already in
+ * the default partition are moved into it first, so attaching it never fails; an advisory
+ * lock makes concurrent callers create it once.
  *
- * `leadroute_drop_expired_partition(partition, before)` drops a partition whose rows all
- * expired before `before` and answers how many rows went (the count autovacuum last
- * recorded for it, which for a partition untouched since is its row count; counted
- * when none is recorded), or -1 when it kept it: a row
- * still live, or a lock not granted within 2 seconds (the drop then waits for the next
- * purge rather than queue intake behind a long read).
+ * `leadroute_detach_expired_partition(partition, before)` detaches a partition whose rows
+ * all expired before `before` and answers how many rows it holds (the count VACUUM or
+ * ANALYZE last recorded, an estimate for a partition untouched for months; counted when
+ * none is recorded), or -1 when it kept it: a row still live, or a lock not granted
+ * within 2 seconds (it then waits for the next purge rather than queue intake behind a
+ * long read). The caller drops the detached table in a statement of its own: dropping
+ * frees the table's files at commit, which takes a while for a big one, and the parent's
+ * exclusive lock is held only for the detach.
  */
 const PARTITION_FUNCTIONS = (s: string): string => `
   CREATE FUNCTION ${s}.leadroute_ensure_week_partition(parent regclass, day date) RETURNS boolean
@@ -468,25 +471,28 @@ const PARTITION_FUNCTIONS = (s: string): string => `
   END
   $fn$;
 
-  CREATE FUNCTION ${s}.leadroute_drop_expired_partition(part regclass, before timestamptz) RETURNS bigint
+  CREATE FUNCTION ${s}.leadroute_detach_expired_partition(part regclass, before timestamptz) RETURNS bigint
   LANGUAGE plpgsql AS $fn$
   DECLARE
+    parent regclass;
     n      bigint;
     latest timestamptz;
   BEGIN
+    SELECT inhparent INTO parent FROM pg_inherits WHERE inhrelid = part;
+    IF parent IS NULL THEN
+      RETURN -1;
+    END IF;
     PERFORM set_config('lock_timeout', '2000', true);
     EXECUTE format('LOCK TABLE %s IN SHARE MODE', part);
     EXECUTE format('SELECT max(expires_at) FROM %s', part) INTO latest;
     IF latest >= before THEN
       RETURN -1;
     END IF;
-    -- The row count of a partition unchanged for months, as its last VACUUM or ANALYZE (autovacuum's) recorded it;
-    -- counted only when none has run: counting a million rows would cost more than the drop.
     SELECT reltuples::bigint INTO n FROM pg_class WHERE oid = part AND reltuples >= 0;
     IF n IS NULL THEN
       EXECUTE format('SELECT count(*) FROM %s', part) INTO n;
     END IF;
-    EXECUTE format('DROP TABLE %s', part);
+    EXECUTE format('ALTER TABLE %s DETACH PARTITION %s', parent, part);
     RETURN n;
   EXCEPTION WHEN lock_not_available THEN
     RETURN -1;

@@ -134,6 +134,23 @@ describe.skipIf(!available)('events and leads partitioned by the week of their I
     (await storage.events.insert(eventAt(account, today + 5000)))._unsafeUnwrap();
   });
 
+  it('drops a partition a purge detached but did not drop, at the next purge', async () => {
+    const schema = newSchema();
+    await migrate(pool, { schema });
+    const storage = postgresStorage({ pool, schema });
+    const account = anAccount().id;
+    for (let i = 0; i < 3; i++) (await storage.events.insert(eventAt(account, today + i * 1000)))._unsafeUnwrap();
+    const part = `events_p${week(today)}`;
+    // As if a purge stopped between its detach and its drop.
+    await pool.query(`ALTER TABLE ${qualified(schema, 'events')} DETACH PARTITION ${qualified(schema, part)}`);
+    expect((await storage.events.purgeExpired(iso(today + DAY)))._unsafeUnwrap()).toBe(3);
+    const left = await pool.query('SELECT 1 FROM pg_class WHERE relnamespace = $1::regnamespace AND relname = $2', [
+      quoteIdent(schema),
+      part,
+    ]);
+    expect(left.rowCount).toBe(0);
+  });
+
   it('deletes one by one only rows of the default partition, and rows past the grace elsewhere', async () => {
     const schema = newSchema();
     await migrate(pool, { schema });

@@ -58,14 +58,17 @@ export function ensurePartitions(
  * The retention purge of a table partitioned by the week of its ID (events, leads):
  * 1. makes the partitions of the coming days ({@link ensurePartitions}), so intake
  *    never writes into the default partition;
- * 2. drops every partition that ended before `before` and whose rows all expired
- *    before it (checked under a lock by `leadroute_drop_expired_partition`; a partition
- *    it cannot lock within 2 s is left for the next purge): no DELETE, no dead rows;
+ * 2. detaches every partition that ended before `before` and whose rows all expired
+ *    before it (checked under a lock by `leadroute_detach_expired_partition`; a partition
+ *    it cannot lock within 2 s is left for the next purge), then drops it: no DELETE, no
+ *    dead rows, and the parent locked only for the detach, not while the files are freed.
+ *    A table a purge detached but did not drop (it stopped in between) goes at the next;
  * 3. deletes one by one only the rows of the default partition that expired, and rows
  *    elsewhere more than {@link PURGE_GRACE_MS} past their expiry.
  * Rows that expired less than the grace ago in a partition not wholly expired stay until
  * that partition is dropped, within a week; every read filters on expires_at, so none of
- * them is ever returned. Answers the number of rows removed.
+ * them is ever returned. Answers the number of rows removed (for a dropped partition, the
+ * count its last VACUUM or ANALYZE recorded: an estimate).
  */
 export function purgePartitioned(
   db: Queryable,
@@ -78,25 +81,32 @@ export function purgePartitioned(
   const s = quoteIdent(schema);
   return ensurePartitions(db, schema, table, beforeMs)
     .andThen(() =>
-      // Candidates: partitions that ended by `before`; each is checked below.
-      query<{ relname: string }>(
+      // The partitions, and tables named like one but not attached: detached by a purge that stopped before its drop.
+      query<{ relname: string; attached: boolean }>(
         db,
         `list ${table} partitions`,
-        `SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-          WHERE i.inhparent = $1::regclass ORDER BY c.relname`,
-        [parent],
+        `SELECT c.relname, c.relispartition AS attached FROM pg_class c
+          WHERE c.relnamespace = $1::regnamespace AND c.relkind = 'r' AND c.relname ~ $2
+            AND (NOT c.relispartition
+                 OR EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = c.oid AND i.inhparent = $3::regclass))
+          ORDER BY c.relname`,
+        [s, `^${table}_p[0-9]{8}$`, parent],
       ),
     )
     .andThen(({ rows }) => {
+      const orphans = rows.filter((row) => !row.attached).map((row) => qualified(schema, row.relname));
+      // Candidates: partitions that ended by `before`; each is checked in dropEach.
       const ended = rows.filter((row) => {
         const day = partitionDay(table, row.relname);
-        return day !== undefined && day + PARTITION_DAYS * DAY_MS <= beforeMs;
+        return row.attached && day !== undefined && day + PARTITION_DAYS * DAY_MS <= beforeMs;
       });
-      return dropEach(
-        db,
-        s,
-        ended.map((row) => qualified(schema, row.relname)),
-        before,
+      return dropOrphans(db, orphans).andThen((orphaned) =>
+        dropEach(
+          db,
+          s,
+          ended.map((row) => qualified(schema, row.relname)),
+          before,
+        ).map((dropped) => dropped + orphaned),
       );
     })
     .andThen((dropped) =>
@@ -117,7 +127,20 @@ export function purgePartitioned(
     );
 }
 
-/** Drops the partitions named, one statement (one short lock) each, oldest first; answers the rows dropped. */
+/** Drops tables a purge detached (all their rows had expired) but did not drop; answers their rows. */
+function dropOrphans(db: Queryable, names: readonly string[]): ResultAsync<number, StoreError> {
+  let total: ResultAsync<number, StoreError> = okAsync(0);
+  for (const name of names) {
+    total = total.andThen((sum) =>
+      query<{ n: number }>(db, 'count detached partition', `SELECT count(*)::int AS n FROM ${name}`).andThen(
+        ({ rows: [r] }) => query(db, 'drop detached partition', `DROP TABLE ${name}`).map(() => sum + (r?.n ?? 0)),
+      ),
+    );
+  }
+  return total;
+}
+
+/** Detaches and drops the expired partitions among those named, oldest first, in statements of their own; answers their rows. */
 function dropEach(db: Queryable, s: string, names: readonly string[], before: string): ResultAsync<number, StoreError> {
   let total: ResultAsync<number, StoreError> = okAsync(0);
   for (const name of names) {
@@ -131,12 +154,18 @@ function dropEach(db: Queryable, s: string, names: readonly string[], before: st
       ).andThen(({ rows: [row] }) =>
         row?.live
           ? okAsync(sum)
-          : query<{ dropped: string }>(
+          : query<{ rows: string }>(
               db,
-              'drop expired partition',
-              `SELECT ${s}.leadroute_drop_expired_partition($1::regclass, $2) AS dropped`,
+              'detach expired partition',
+              `SELECT ${s}.leadroute_detach_expired_partition($1::regclass, $2) AS rows`,
               [name, before],
-            ).map(({ rows: [r] }) => sum + Math.max(0, Number(r?.dropped ?? -1))),
+            ).andThen(({ rows: [r] }) => {
+              const rows = Number(r?.rows ?? -1);
+              // The detached table is no one's now: freeing its files holds no lock intake waits on.
+              return rows < 0
+                ? okAsync(sum)
+                : query(db, 'drop expired partition', `DROP TABLE ${name}`).map(() => sum + rows);
+            }),
       ),
     );
   }
