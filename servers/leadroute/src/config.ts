@@ -29,6 +29,11 @@ export const ENV_VARS: readonly EnvVar[] = [
   },
   { name: 'LEADROUTE_DATABASE_POOL_MAX', default: '10', description: 'Most PostgreSQL connections of the pool.' },
   {
+    name: 'DATABASE_READ_URL',
+    default: '(DATABASE_URL)',
+    description: 'A replica for statistics and lead search, which tolerate its lag (docs/scaling.md).',
+  },
+  {
     name: 'LEADROUTE_S3_BUCKET',
     default: '(none)',
     description: 'Bucket for export files; with it, downloads are S3 pre-signed URLs.',
@@ -149,7 +154,9 @@ export interface ServerConfig {
   readonly port: number;
   readonly host: string;
   readonly publicUrl: string | undefined;
-  readonly database: { readonly url: string; readonly schema: string; readonly poolMax: number } | undefined;
+  readonly database:
+    | { readonly url: string; readonly readUrl?: string; readonly schema: string; readonly poolMax: number }
+    | undefined;
   readonly s3: {
     readonly region: string;
     readonly endpoint: string | undefined;
@@ -261,6 +268,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Result<ServerConfig, string[
     database: databaseUrl
       ? {
           url: databaseUrl,
+          ...(text('DATABASE_READ_URL') ? { readUrl: text('DATABASE_READ_URL') } : {}),
           schema: text('LEADROUTE_DATABASE_SCHEMA') ?? 'public',
           poolMax: integer('LEADROUTE_DATABASE_POOL_MAX', 10),
         }
