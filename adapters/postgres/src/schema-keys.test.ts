@@ -20,11 +20,11 @@ const NOT_KEYED_BY_ACCOUNT: Readonly<Record<string, string>> = {
   // Standard and connected entities are used by other accounts' flows and aliases, and looked up by ID alone.
   entities_pkey: 'entities are shared between accounts (a reference table)',
   // Intake (submit and ping) carries no API key: the flow is found by the ID in the URL, then gives the account.
-  flows_pkey:
-    'key-less intake finds a flow by its ID alone (to distribute: a flow-ID lookup table, see docs/scaling.md)',
-  // The alias, credential and export routes take an ID and check the account on the row found.
-  entity_aliases_pkey: 'looked up by alias ID, the account checked on the row (to distribute: key (account_id, id))',
-  credentials_pkey: 'looked up by credential ID, the account checked on the row (to distribute: key (account_id, id))',
+  flows_pkey: 'key-less intake finds a flow by its ID alone (small, read on every lead: a reference table)',
+  // Small configuration looked up by its own ID, the account checked on the row found.
+  entity_aliases_pkey: 'looked up by alias ID, read on every lead (small: a reference table)',
+  credentials_pkey: 'looked up by credential ID, read on deliveries (small: a reference table)',
+  // Grows with use: to distribute, key it (account_id, id) as events and leads are.
   exports_pkey: 'looked up by export ID, the account checked on the row (to distribute: key (account_id, id))',
   // A consent certificate is a vendor's, claimed by many accounts, and pinged with no API key.
   certificates_pkey: 'certificates belong to no one account (claimed by many) and are found by ID without a key',
