@@ -376,11 +376,11 @@ export const migrations: readonly Migration[] = [
   {
     version: 17,
     name: 'events and leads partitioned by the week of their ID',
-    // See partitionedByIdDay. Both keys become (account_id, id), the key a table distributed by
+    // See partitionedByIdWeek. Both keys become (account_id, id), the key a table distributed by
     // account (Citus) needs; lookups by ID alone (feedback carries no API key) use the (id) index.
     up: (s) => `
       ${PARTITION_FUNCTIONS(s)}
-      ${partitionedByIdDay(s, 'events', {
+      ${partitionedByIdWeek(s, 'events', {
         columns: `
           id              text COLLATE "C" NOT NULL,
           account_id      text COLLATE "C" NOT NULL,
@@ -398,7 +398,7 @@ export const migrations: readonly Migration[] = [
           CREATE INDEX events_key ON ${s}.events (key) WHERE key IS NOT NULL;
           CREATE INDEX events_expires_at ON ${s}.events (expires_at);`,
       })}
-      ${partitionedByIdDay(s, 'leads', {
+      ${partitionedByIdWeek(s, 'leads', {
         columns: `
           id                   text COLLATE "C" NOT NULL,
           account_id           text COLLATE "C" NOT NULL,
@@ -521,7 +521,7 @@ const PARTITION_FUNCTIONS = (s: string): string => `
  * must contain the partition key). The retention purge checks a partition's own rows
  * before dropping it (see stores/partitions.ts).
  */
-function partitionedByIdDay(
+function partitionedByIdWeek(
   s: string,
   table: string,
   shape: { readonly columns: string; readonly names: string; readonly indexes: string },
