@@ -132,8 +132,16 @@ function dropOrphans(db: Queryable, names: readonly string[]): ResultAsync<numbe
   let total: ResultAsync<number, StoreError> = okAsync(0);
   for (const name of names) {
     total = total.andThen((sum) =>
-      query<{ n: number }>(db, 'count detached partition', `SELECT count(*)::int AS n FROM ${name}`).andThen(
-        ({ rows: [r] }) => query(db, 'drop detached partition', `DROP TABLE ${name}`).map(() => sum + (r?.n ?? 0)),
+      // Its rows as its last VACUUM or ANALYZE recorded them, as for any dropped partition (counting would read it
+      // all); counted when none has run. COALESCE evaluates the count only when no estimate is recorded.
+      query<{ n: number }>(
+        db,
+        'count detached partition',
+        `SELECT coalesce((SELECT reltuples FROM pg_class WHERE oid = $1::regclass AND reltuples >= 0),
+                         (SELECT count(*) FROM ${name}))::float8 AS n`,
+        [name],
+      ).andThen(({ rows: [r] }) =>
+        query(db, 'drop detached partition', `DROP TABLE ${name}`).map(() => sum + (r?.n ?? 0)),
       ),
     );
   }
