@@ -89,8 +89,21 @@ async function setUp(storage: Parameters<typeof createLeadService>[0]['storage']
  * dropped afterwards), ten at a time, or undefined when no server answers. Leads are
  * numbered from `first`. Exported so the PostgreSQL figure can be taken on its own.
  */
-export async function postgresLeadsPerSecond(first = 0): Promise<number | undefined> {
+export async function postgresLeadsPerSecond(
+  first = 0,
+  options: {
+    /** Makes the schema's tables; the partitions bench passes an older history. @default migrate */
+    readonly prepare?: (pool: pg.Pool, schema: string) => Promise<void>;
+    /** How long the measured run lasts. @default 4000 */
+    readonly ms?: number;
+    /** Leads submitted at a time (each wave waits for all of them). @default 10 */
+    readonly concurrency?: number;
+    /** Called at the start and the end of the measured run (the capacity bench reads CPU counters). */
+    readonly onMeasured?: (phase: 'start' | 'end', pool: pg.Pool, schema: string, leads: number) => Promise<void>;
+  } = {},
+): Promise<number | undefined> {
   let n = first;
+  const concurrency = options.concurrency ?? 10;
   const pool = new pg.Pool({
     connectionString: process.env.DATABASE_URL ?? 'postgres://leadroute:leadroute@127.0.0.1:5432/leadroute_test',
     max: 10,
@@ -98,12 +111,13 @@ export async function postgresLeadsPerSecond(first = 0): Promise<number | undefi
   pool.on('error', (error) => console.warn('idle PostgreSQL connection failed:', error.message));
   const schema = `bench_${Date.now()}`;
   try {
-    (await migrate(pool, { schema }))._unsafeUnwrap();
+    if (options.prepare) await options.prepare(pool, schema);
+    else (await migrate(pool, { schema }))._unsafeUnwrap();
     const onPg = await setUp(postgresStorage({ pool, schema }));
     // Ten leads at a time; a lead that fails would count as speed, so any failure stops the row.
     const wave = async () => {
       const results = await Promise.all(
-        Array.from({ length: 10 }, () => onPg.service.leads.submit(onPg.flow.id, onPg.vendor, lead(n++))),
+        Array.from({ length: concurrency }, () => onPg.service.leads.submit(onPg.flow.id, onPg.vendor, lead(n++))),
       );
       const failed = results.find((r) => r.isErr());
       if (failed?.isErr()) throw new Error(`a lead failed: ${failed.error.message}`);
@@ -111,13 +125,16 @@ export async function postgresLeadsPerSecond(first = 0): Promise<number | undefi
     // A warm-up, as measure() has: the pool's connections open and the statements' first plans are not the steady state.
     for (const until = performance.now() + 500; performance.now() < until; ) await wave();
     // Wall time here: the database works in its own processes, which CPU time would not count.
+    await options.onMeasured?.('start', pool, schema, 0);
     const started = performance.now();
     let done = 0;
-    while (performance.now() - started < 4000) {
+    while (performance.now() - started < (options.ms ?? 4000)) {
       await wave();
-      done += 10;
+      done += concurrency;
     }
-    return (done / (performance.now() - started)) * 1000;
+    const perSecond = (done / (performance.now() - started)) * 1000;
+    await options.onMeasured?.('end', pool, schema, done);
+    return perSecond;
   } catch (e) {
     console.log(`(skipped the PostgreSQL row: ${(e as Error).message}; start it with bash scripts/services.sh)`);
     return undefined;

@@ -1,6 +1,6 @@
 import type { Logger, Storage, StoreError } from '@leadroute/core';
 import type { ResultAsync } from 'neverthrow';
-import type { Pool } from 'pg';
+import pg, { type Pool } from 'pg';
 import { groupCommit } from './batch/group-commit';
 import { batchedReader } from './batch/reads';
 import { guardPool } from './pool';
@@ -69,6 +69,19 @@ export interface PostgresStorageOptions {
    */
   readonly statementTimeoutMs?: number;
   /**
+   * Where statistics and lead search read: a pool (or a connection string, from which
+   * the adapter makes a pool that never keeps the process alive) of a streaming replica.
+   * Only reads that tolerate the replica's lag go there, and only these: the rollups
+   * behind `GET /events/stats` and the alert detector's windows (rollups.query,
+   * rollups.activeAccounts), and lead search (search.search). Everything else, every
+   * write, and every read that must see the latest write (intake, feedback, returns, caps,
+   * jobs, the events API) stays on `pool`. docs/scaling.md says how much lag each tolerates.
+   * The read pool gets the same acquire and statement timeouts as `pool`.
+   * @default pool (every query on the primary)
+   * @example new pg.Pool({ connectionString: process.env.DATABASE_READ_URL })
+   */
+  readonly readPool?: Pool | string;
+  /**
    * Where an idle connection's failure is reported (the adapter listens for the pool's
    * `error` event itself, so a database restart never crashes the process).
    * @default console.warn
@@ -114,6 +127,17 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
   // The group commit borrows clients from the pool itself; guardPool gave them the same timeouts.
   const writer = groupCommit(options.pool);
   const reader = batchedReader(db);
+  const replica =
+    typeof options.readPool === 'string'
+      ? new pg.Pool({ connectionString: options.readPool, allowExitOnIdle: true })
+      : options.readPool;
+  const reads = replica
+    ? guardPool(replica, {
+        ...(options.acquireTimeoutMs === undefined ? {} : { acquireTimeoutMs: options.acquireTimeoutMs }),
+        ...(options.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: options.statementTimeoutMs }),
+        ...(options.logger === undefined ? {} : { logger: options.logger }),
+      })
+    : db;
   return {
     accounts: accountStore(db, schema, reader),
     entities: entityStore(db, schema, reader),
@@ -123,8 +147,8 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
     events: eventStore(db, schema, writer),
     counters: counterStore(db, schema, writer),
     credentials: credentialStore(db, schema),
-    rollups: rollupStore(db, schema, writer),
-    search: searchIndex(db, schema, writer),
+    rollups: rollupStore(db, schema, writer, reads),
+    search: searchIndex(db, schema, writer, reads),
     exports: exportStore(db, schema),
     jobs: jobStore(db, schema),
     spool: postgresSpool({ pool: options.pool, schema }),

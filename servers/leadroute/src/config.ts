@@ -29,6 +29,11 @@ export const ENV_VARS: readonly EnvVar[] = [
   },
   { name: 'LEADROUTE_DATABASE_POOL_MAX', default: '10', description: 'Most PostgreSQL connections of the pool.' },
   {
+    name: 'DATABASE_READ_URL',
+    default: '(DATABASE_URL)',
+    description: 'A replica for statistics and lead search, which tolerate its lag (docs/scaling.md).',
+  },
+  {
     name: 'LEADROUTE_INSTANCES',
     default: '1',
     description:
@@ -161,7 +166,9 @@ export interface ServerConfig {
   readonly port: number;
   readonly host: string;
   readonly publicUrl: string | undefined;
-  readonly database: { readonly url: string; readonly schema: string; readonly poolMax: number } | undefined;
+  readonly database:
+    | { readonly url: string; readonly readUrl?: string; readonly schema: string; readonly poolMax: number }
+    | undefined;
   /** How many instances share the database (LEADROUTE_INSTANCES); above 1, nothing may live in one process's memory. */
   readonly instances: number;
   readonly s3: {
@@ -294,6 +301,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Result<ServerConfig, string[
     database: databaseUrl
       ? {
           url: databaseUrl,
+          ...(text('DATABASE_READ_URL') ? { readUrl: text('DATABASE_READ_URL') } : {}),
           schema: text('LEADROUTE_DATABASE_SCHEMA') ?? 'public',
           poolMax: integer('LEADROUTE_DATABASE_POOL_MAX', 10),
         }

@@ -115,10 +115,11 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     const retentionTasks: RetentionTask[] = [];
     if (pool && config.database) {
       const db = { pool, schema: config.database.schema };
+      const readPool = config.database.readUrl ? { readPool: config.database.readUrl } : {};
       const migrated = await migrate(pool, { schema: db.schema });
       if (migrated.isErr()) throw new Error(migrated.error.message, { cause: migrated.error });
       logger.info({ schema: db.schema, applied: migrated.value.applied }, 'database migrated');
-      storage = postgresStorage(db);
+      storage = postgresStorage({ ...db, ...readPool });
       retentionTasks.push({ name: 'counters', run: (before) => purgeCounters(db, before) });
     } else {
       logger.warn({}, 'DATABASE_URL is not set: in-memory storage, every record is lost when the process ends');

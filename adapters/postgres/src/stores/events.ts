@@ -2,6 +2,7 @@ import type { EventStore, EventStoreQuery, StoredEvent } from '@leadroute/core';
 import { directWriter, valuesList, type WriteKind, type Writer } from '../batch/writer';
 import { type Queryable, query } from '../query';
 import { fromJsonb, qualified, toJsonb } from '../sql';
+import { purgePartitioned } from './partitions';
 
 interface EventRow {
   body: StoredEvent | string;
@@ -63,9 +64,11 @@ export const insertEvents = (table: string): WriteKind<StoredEvent, undefined> =
 
 /**
  * Event records: the whole record is the jsonb `body`, and the columns beside it
- * are what the events API pages and filters on (`(account_id, id)`,
- * `(account_id, lead_id, id)`), what feedback looks a delivery up by (`key`) and
- * what the retention purge deletes by (`expires_at`). Inserts go through `writer`,
+ * are what the events API pages and filters on (`(account_id, id)`, the key, and
+ * `(account_id, lead_id, id)`), what an event is found by alone (`id`), what feedback
+ * looks a delivery up by (`key`) and what the retention purge checks (`expires_at`).
+ * The table is partitioned by the UTC week of the event ID (migration 17): a lookup by
+ * ID reads one partition, and retention drops whole weeks. Inserts go through `writer`,
  * which may send several callers' events in one statement.
  */
 export function eventStore(db: Queryable, schema: string, writer: Writer = directWriter(db)): EventStore {
@@ -100,9 +103,7 @@ export function eventStore(db: Queryable, schema: string, writer: Writer = direc
               event.key === q.reference && (q.recipient_id === undefined || event.recipient_id === q.recipient_id),
           ),
       ),
-    purgeExpired: (before) =>
-      query(db, 'purge expired events', `DELETE FROM ${table} WHERE expires_at < $1`, [before]).map(
-        ({ rowCount }) => rowCount,
-      ),
+    // Drops whole expired week partitions and makes the coming weeks' (see purgePartitioned).
+    purgeExpired: (before) => purgePartitioned(db, schema, 'events', before),
   };
 }

@@ -2,6 +2,7 @@ import type { LeadRecord, LeadStore } from '@leadroute/core';
 import { directWriter, valuesList, type WriteKind, type Writer } from '../batch/writer';
 import { type Queryable, query } from '../query';
 import { fromJsonb, iso, isoOrNull, qualified, toJsonb } from '../sql';
+import { purgePartitioned } from './partitions';
 
 type LeadRow = Omit<LeadRecord, 'submission_timestamp' | 'returned_at' | 'expires_at' | 'fields'> & {
   submission_timestamp: Date | string;
@@ -51,7 +52,8 @@ export const insertLeads = (table: string): WriteKind<LeadRecord, undefined> => 
 });
 
 /**
- * Leads with their fields as jsonb; retention deletes by the `expires_at` index.
+ * Leads with their fields as jsonb, partitioned by the UTC week of the lead ID
+ * (migration 17): a lookup by ID reads one partition, and retention drops whole weeks.
  * Inserts go through `writer`, which may send several callers' leads in one statement.
  */
 export function leadStore(db: Queryable, schema: string, writer: Writer = directWriter(db)): LeadStore {
@@ -74,9 +76,7 @@ export function leadStore(db: Queryable, schema: string, writer: Writer = direct
         id,
         at,
       ]).map(({ rowCount }) => rowCount > 0),
-    purgeExpired: (before) =>
-      query(db, 'purge expired leads', `DELETE FROM ${table} WHERE expires_at < $1`, [before]).map(
-        ({ rowCount }) => rowCount,
-      ),
+    // Drops whole expired week partitions and makes the coming weeks' (see purgePartitioned).
+    purgeExpired: (before) => purgePartitioned(db, schema, 'leads', before),
   };
 }

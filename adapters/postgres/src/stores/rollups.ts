@@ -76,7 +76,12 @@ export const addRollups = (table: string): WriteKind<readonly RollupRow[], undef
  * to one cell never lose a count; it goes through `writer`, which may send several
  * callers' rows in one statement.
  */
-export function rollupStore(db: Queryable, schema: string, writer: Writer = directWriter(db)): RollupStore {
+export function rollupStore(
+  db: Queryable,
+  schema: string,
+  writer: Writer = directWriter(db),
+  reads: Queryable = db,
+): RollupStore {
   const table = qualified(schema, 'rollups');
   const select = `SELECT ${CELL.join(', ')}, count, cost, revenue, purchase_price FROM ${table}`;
   const add = addRollups(table);
@@ -84,7 +89,7 @@ export function rollupStore(db: Queryable, schema: string, writer: Writer = dire
     add: (rows) => writer.write(add, rows),
     query: (q) =>
       query<RollupDbRow>(
-        db,
+        reads,
         'query rollups',
         `${select} WHERE account_id = $1 AND hour >= $2 AND hour < $3
            AND ($4::text[] IS NULL OR kind = ANY($4)) AND ($5::text IS NULL OR flow_id = $5)
@@ -93,7 +98,7 @@ export function rollupStore(db: Queryable, schema: string, writer: Writer = dire
       ).map(({ rows }) => rows.map(toRow)),
     activeAccounts: (from, to) =>
       query<{ account_id: string }>(
-        db,
+        reads,
         'list active accounts',
         `SELECT DISTINCT account_id FROM ${table} WHERE hour >= $1 AND hour < $2 ORDER BY account_id`,
         [from, to],

@@ -131,9 +131,15 @@ export const indexDocuments = (table: string): WriteKind<SearchDocument, undefin
  * matches alike); a query is one tsquery of prefix lexemes (`'<account>.<term>':*`)
  * and whole phrase tokens, ANDed, on a GIN index, with phrases then checked at word
  * boundaries on `phrase_text`. Documents are indexed through `writer`, which may
- * send several callers' documents in one statement.
+ * send several callers' documents in one statement; searches read through `reads`
+ * (a replica's pool when the host gave one: see `readPool` of postgresStorage).
  */
-export function searchIndex(db: Queryable, schema: string, writer: Writer = directWriter(db)): SearchIndex {
+export function searchIndex(
+  db: Queryable,
+  schema: string,
+  writer: Writer = directWriter(db),
+  reads: Queryable = db,
+): SearchIndex {
   const table = qualified(schema, 'search_documents');
   const index = indexDocuments(table);
   return {
@@ -144,8 +150,8 @@ export function searchIndex(db: Queryable, schema: string, writer: Writer = dire
     search: (q) => {
       const statement = searchStatement(table, q);
       return ResultAsync.combine([
-        query<{ document: SearchDocument | string }>(db, 'search leads', statement.text, statement.values),
-        query<{ total: number }>(db, 'count search matches', statement.counted, statement.countValues),
+        query<{ document: SearchDocument | string }>(reads, 'search leads', statement.text, statement.values),
+        query<{ total: number }>(reads, 'count search matches', statement.counted, statement.countValues),
       ] as const).map(([page, count]) => ({
         total: count.rows[0]?.total ?? 0,
         documents: page.rows.map((row) => fromJsonb(row.document)),

@@ -49,6 +49,11 @@ export interface EventStore {
    * recipient and one lead (issue #18.4), and refuses it as ambiguous otherwise.
    */
   findByReference(query: ReferenceQuery): ResultAsync<StoredEvent[], StoreError>;
-  /** Deletes events whose expires_at is before `before`; the number deleted. */
+  /**
+   * Deletes events whose expires_at is before `before`; the number deleted. A store that
+   * drops whole time partitions (PostgreSQL) may keep rows that expired less than eight days
+   * before `before` until their partition goes, within a week, and count a dropped partition
+   * by its recorded estimate; callers already treat a record past its expires_at as gone.
+   */
   purgeExpired(before: string): ResultAsync<number, StoreError>;
 }

@@ -32,6 +32,11 @@ export interface LeadStore {
    * any number of concurrent callers, false for the rest. Atomic in every adapter.
    */
   markReturned(id: Id, at: string): ResultAsync<boolean, StoreError>;
-  /** Deletes leads whose `expires_at` is before `before`; the number deleted. */
+  /**
+   * Deletes leads whose expires_at is before `before`; the number deleted. A store that
+   * drops whole time partitions (PostgreSQL) may keep rows that expired less than eight days
+   * before `before` until their partition goes, within a week, and count a dropped partition
+   * by its recorded estimate; callers already treat a record past its expires_at as gone.
+   */
   purgeExpired(before: string): ResultAsync<number, StoreError>;
 }
