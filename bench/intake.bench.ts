@@ -2,6 +2,7 @@ import {
   compileRuleSet,
   createLeadService,
   type EntityCreateBody,
+  type TypedRuleSet,
   scriptedRecipient,
   typeLead,
   validateRuleSet,
@@ -38,7 +39,7 @@ async function setUp(storage: Parameters<typeof createLeadService>[0]['storage']
     )._unsafeUnwrap().id;
   const vendor = await entity({ name: 'Vendor', source: 'seller' });
   const buyer = await entity({ name: 'Buyer', recipient: 'buyer' });
-  const acceptance = {
+  const acceptance: TypedRuleSet = {
     op: 'and',
     rules: [
       { lhv: 'lead.state', op: 'is included in', rhv: ['TX', 'CA'] },
@@ -122,7 +123,8 @@ export async function postgresLeadsPerSecond(
       const failed = results.find((r) => r.isErr());
       if (failed?.isErr()) throw new Error(`a lead failed: ${failed.error.message}`);
     };
-    // A warm-up, as measure() has: the pool's connections open and the statements' first plans are not the steady state.
+    // A warm-up, as measure() has: the pool's connections open and the statements' first plans are not the steady
+    // state.
     for (const until = performance.now() + 500; performance.now() < until; ) await wave();
     // Wall time here: the database works in its own processes, which CPU time would not count.
     await options.onMeasured?.('start', pool, schema, 0);

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { BlobServiceClient } from '@azure/storage-blob';
 import { azureBlobStorage } from '@leadroute/azure-blob';
-import { type CloudStorageDrivers, type StoredEvent, toEventRecord } from '@leadroute/core';
+import { type CloudStorageDrivers, type StoredEvent, type TypedFirehose, toEventRecord } from '@leadroute/core';
 import { s3Storage } from '@leadroute/s3';
 import { aCredential, countingDriver, createTestService, type TestService } from '@leadroute/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,7 +58,7 @@ interface Setup {
   readonly t: TestService;
   readonly sourceId: string;
   readonly recipientId: string;
-  flow(firehose: unknown): Promise<string>;
+  flow(firehose: TypedFirehose): Promise<string>;
   submit(flowId: string, n: number): Promise<void>;
   events(flowId: string): StoredEvent[];
   spooled(): Promise<number>;

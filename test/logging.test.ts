@@ -13,7 +13,7 @@ describe('logging', () => {
         (obj: object, msg?: string) => lines.push({ level, obj, msg }),
       ]),
     ) as unknown as Logger;
-    const buyer = scriptedRecipient('platform-log.outbound.buyer');
+    const buyer = scriptedRecipient('platform-test.outbound.log-buyer');
     buyer.respondWith({ outcome: 'failure', reason: 'Rejected zelda.quartermaine@example.com' });
     const t = await createTestService({ logger, integrations: [buyer] });
     const { sourceId, recipientId } = await t.entities();

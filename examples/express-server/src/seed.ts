@@ -74,7 +74,8 @@ export async function seed(service: LeadService, env: NodeJS.ProcessEnv): Promis
 }
 
 /** The demo buyer's module: accepts every lead, so the demo flow delivers without a network. */
-export const DEMO_MODULE = 'platform-demo.outbound.accept';
+// A scripted recipient, so a test module (`platform-test.outbound.*`: flows take any configuration for it).
+export const DEMO_MODULE = 'platform-test.outbound.demo-accept';
 
 /** An outbound module that accepts every lead with a reference of its own. */
 export function demoBuyerModule(): ScriptedRecipient {

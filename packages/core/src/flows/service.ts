@@ -1,3 +1,4 @@
+import type { TypedFlow, TypedFlowUpdate } from './builder';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import type { Principal } from '../context';
 import type { EntitiesApi } from '../entities/service';
@@ -17,7 +18,8 @@ import { validateFlow } from './validate';
 export interface FlowsApi {
   list(principal: Principal): ResultAsync<Flow[], LeadrouteError>;
   get(principal: Principal, id: string): ResultAsync<Flow, LeadrouteError>;
-  create(principal: Principal, body: unknown): ResultAsync<Flow, LeadrouteError>;
+  /** `body` is checked again at run time: JavaScript callers and the HTTP API hand over what they were given. */
+  create(principal: Principal, body: TypedFlow): ResultAsync<Flow, LeadrouteError>;
   /**
    * Replaces the flow's configuration; step and limit IDs named in the body are kept.
    * Optimistic concurrency: a body `version` other than the stored one is a Conflict,
@@ -28,7 +30,8 @@ export interface FlowsApi {
   update(
     principal: Principal,
     id: string,
-    body: unknown,
+    /** A typed flow, or a flow as read (GET, change, PUT). */
+    body: TypedFlowUpdate | Flow,
     conditions?: FlowWriteConditions,
   ): ResultAsync<Flow, LeadrouteError>;
 }

@@ -1,3 +1,4 @@
+import type { TypedFlow, TypedFlowUpdate } from '../../flows/builder';
 import { idempotentSubmit } from '../../flows/idempotency';
 import type { IntakeOptions } from '../../flows/intake';
 import type { Flow } from '../../domain/flows';
@@ -101,7 +102,8 @@ export function flowRoutes(service: LeadService): Route[] {
       readsBody: true,
       summary: 'Create a flow',
       doc: { body: schemaRef('FlowInput'), response: schemaRef('Flow') },
-      handle: (c) => flows.create(c.principal, c.body).map(versioned(201)),
+      // Cast only to be handed on: the flow service validates the body.
+      handle: (c) => flows.create(c.principal, c.body as TypedFlow).map(versioned(201)),
     },
     {
       method: 'GET',
@@ -126,7 +128,9 @@ export function flowRoutes(service: LeadService): Route[] {
         },
       },
       handle: (c) =>
-        flows.update(c.principal, c.params.id ?? '', c.body, writeConditions(c.request)).map(versioned(200)),
+        flows
+          .update(c.principal, c.params.id ?? '', c.body as TypedFlowUpdate, writeConditions(c.request))
+          .map(versioned(200)),
     },
     intake('submit'),
     intake('ping'),
