@@ -1,6 +1,9 @@
 import { defineConfig, type Options } from 'tsup';
 
-/** The build every package shares (each package's tsup.config.ts re-exports or extends it): ESM and CJS with declarations. */
+/**
+ * The build every package shares (each package's tsup.config.ts re-exports or extends it): ESM and CJS with
+ * declarations.
+ */
 export const base: Options = {
   entry: ['src/index.ts'],
   format: ['esm', 'cjs'],

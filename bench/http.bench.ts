@@ -130,7 +130,10 @@ async function setUp(recipientUrl: string) {
   return { service, vendor, eventId: event.id, intakeFlow, pingFlow };
 }
 
-/** The bare intake: parse, POST the lead to the recipient on a keep-alive agent, read its JSON answer, answer the source. */
+/**
+ * The bare intake: parse, POST the lead to the recipient on a keep-alive agent, read its JSON answer, answer the
+ * source.
+ */
 function bareDeliver(recipientUrl: string, agent: Agent) {
   const target = new URL(recipientUrl);
   return (lead: unknown): Promise<{ status: number; body: string }> =>

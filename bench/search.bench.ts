@@ -182,7 +182,10 @@ export function queries(docs: readonly SearchDocument[], kind: 'prefix' | 'multi
   });
 }
 
-/** The baseline: every lead (its terms and phrase texts prepared once) checked against every term and phrase, newest 10 kept. */
+/**
+ * The baseline: every lead (its terms and phrase texts prepared once) checked against every term and phrase, newest 10
+ * kept.
+ */
 function scanner(docs: readonly SearchDocument[]) {
   const terms = docs.map((d) => SEARCH_FIELDS.flatMap((f) => fieldTerms(f, d.fields[f])));
   const texts = docs.map((d) => SEARCH_FIELDS.map((f) => phraseText(f, d.fields[f])));

@@ -3,7 +3,10 @@ import { memoryOutbox } from '@leadroute/memory';
 import { aRollupRow, createTestService, manualClock, type TestService } from '@leadroute/testkit';
 
 export const HOUR = 3_600_000;
-/** A Thursday afternoon in New York, far from DST changes: the window is the 14:00Z cell, the baseline the week before it. */
+/**
+ * A Thursday afternoon in New York, far from DST changes: the window is the 14:00Z cell, the baseline the week before
+ * it.
+ */
 export const START = '2026-01-15T15:00:00Z';
 
 /** A test service with a flow (source -> recipient), a scripted traffic writer and an outbox. */

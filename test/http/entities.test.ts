@@ -380,7 +380,8 @@ const cases: Case[] = [
       problem('MethodNotAllowed')(r);
     },
   },
-  // Fastify answers it as Leadroute's problem; the Express router passes it to the host's next middleware (#21.10), here Express's own 404.
+  // Fastify answers it as Leadroute's problem; the Express router passes it to the host's next middleware (#21.10),
+  // here Express's own 404.
   { name: 'an unknown path is 404', request: (s) => ({ path: '/nothing-here', key: s.f.keys.demo }), status: 404 },
   {
     name: 'Accept that JSON cannot satisfy is 406',

@@ -325,7 +325,8 @@ const cases: Case[] = [
   {
     name: 'an export whose file cannot be written ends in error and its file is 404',
     before: async (s) => {
-      // A second later than the truncated one: exports made within one second list in ID order, which is random (#18.1).
+      // A second later than the truncated one: exports made within one second list in ID order, which is random
+      // (#18.1).
       s.clock.advance(1000);
       s.gate.fail();
       await create(s, 'failed', valid)();

@@ -206,7 +206,8 @@ describe.each(BINDINGS)('feedback over HTTP through %s', (name) => {
       });
       expect((await post(d.eventId, { type: 'conversion', reason: 'Sold' })).body.outcome).toBe('success');
       const events = await feedbackEvents(d.leadId);
-      // IDs made within one second are in no particular order (#18.1), so the events are compared as a set; the answers above show which came first.
+      // IDs made within one second are in no particular order (#18.1), so the events are compared as a set; the answers
+      // above show which came first.
       expect(events.map((e) => `${e.feedback.type}:${e.outcome}`).sort()).toEqual([
         'conversion:success',
         'return:failure',

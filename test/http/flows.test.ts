@@ -568,7 +568,8 @@ describe.each(BINDINGS)('flows, intake and events over HTTP through %s', (name) 
       });
       let last: Awaited<ReturnType<typeof submit>> | undefined;
       for (const state of ['TX', 'CA', 'NV']) last = await submit(flow.id, { state, email: `${state}@example.com` });
-      // The last lead by its answer: events of one second list in ID order, which is random (#18.1), so "the newest event" may be another lead's.
+      // The last lead by its answer: events of one second list in ID order, which is random (#18.1), so "the newest
+      // event" may be another lead's.
       leadId = last?.body.lead.id;
       const byLead = encodeURIComponent(JSON.stringify([{ lhv: 'lead_id', op: 'is equal to', rhv: leadId }]));
       eventId = (await req({ path: `/events?limit=1&rules=${byLead}`, key: demo() })).body[0].id;

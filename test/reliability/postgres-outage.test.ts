@@ -14,7 +14,10 @@ const run = hasPostgresBinaries() || process.env.CI ? describe : describe.skip;
 
 const ACQUIRE_MS = 1000;
 const STATEMENT_MS = 2000;
-/** Generous: a request meets a read, a write batch and an acquire at most, each bounded by the timeouts above; 2 busy cores. */
+/**
+ * Generous: a request meets a read, a write batch and an acquire at most, each bounded by the timeouts above; 2 busy
+ * cores.
+ */
 const ANSWER_WITHIN_MS = 3 * STATEMENT_MS + ACQUIRE_MS + 3000;
 
 run('PostgreSQL stopped and frozen under load (#18.10, #18.11)', () => {

@@ -93,7 +93,8 @@ describe.each(BINDINGS)('#18.1 key-less feedback enumeration through %s', (name)
       attackerVendor,
       await entity(f.keys.demo, { name: 'Attacker buyer', recipient: 'buyer' }),
     );
-    // The attacker's lead arrives in the middle of the victim's, so the old scheme would have put victim IDs on both sides of it.
+    // The attacker's lead arrives in the middle of the victim's, so the old scheme would have put victim IDs on both
+    // sides of it.
     for (let i = 0; i < VICTIMS; i += 1) {
       if (i === VICTIMS / 2) {
         const mine = await req({
@@ -152,7 +153,8 @@ describe.each(BINDINGS)('#18.1 key-less feedback enumeration through %s', (name)
         answers.push(answer);
         seen.add(`${answer.status}\n${answer.headers.get('content-type')}\n${answer.text}`);
       }
-      // Unknown, another account's and wrong-kind IDs (a lead ID, a source event ID, the attacker's own lead) are one answer: nothing to classify by.
+      // Unknown, another account's and wrong-kind IDs (a lead ID, a source event ID, the attacker's own lead) are one
+      // answer: nothing to classify by.
       expect([...seen]).toEqual([
         `404\napplication/problem+json; charset=utf-8\n${JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404, detail: 'No delivery event for event_id, or it is more than 90 days old.', code: 'NotFound' })}`,
       ]);

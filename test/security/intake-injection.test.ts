@@ -380,7 +380,8 @@ describe.each(BINDINGS)('issue #18.3: throttling failed look-ups on key-less rou
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(JSON.parse(refused.text)).toMatchObject({ status: 429, code: 'TooManyRequests' });
-    // Refused before the look-up: even the right posting secret does not get a lead in from a blocked address (documented).
+    // Refused before the look-up: even the right posting secret does not get a lead in from a blocked address
+    // (documented).
     const good = (address: string, firstName: string) =>
       postFrom(address, url(victim.securedFlow, victim.securedSource), { first_name: firstName }, secret());
     const blockedGood = await good(attackerAddress, 'Blocked');

@@ -182,7 +182,9 @@ const until = async (what: () => boolean, ms = 5_000) => {
   }
 };
 
-/** A stored source event of `accountId`, `n` seconds into the day, with a 400-character field so pages weigh something. */
+/**
+ * A stored source event of `accountId`, `n` seconds into the day, with a 400-character field so pages weigh something.
+ */
 const storedEvent = (accountId: string, n: number): StoredEvent => {
   const start = Date.parse('2026-03-08T12:00:00Z') + n * 1000;
   const lead = { state: n % 2 ? 'TX' : 'NY', first_name: 'Ann', notes: 'x'.repeat(400) };

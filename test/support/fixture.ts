@@ -4,7 +4,10 @@ import { memoryStorage } from '@leadroute/memory';
 /** A service on memory storage with the four kinds of caller every HTTP test needs. */
 export interface Fixture {
   readonly service: LeadService;
-  /** `staff` is an account with the deprecated staff flag (it grants nothing now); `operator` is an operator staff member's key (#19.6). */
+  /**
+   * `staff` is an account with the deprecated staff flag (it grants nothing now); `operator` is an operator staff
+   * member's key (#19.6).
+   */
   readonly keys: {
     readonly demo: string;
     readonly other: string;

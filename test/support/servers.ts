@@ -37,7 +37,8 @@ export async function startBinding(
         }),
     };
   }
-  // Fastify's request ID is the one Leadroute answers (#21.10); taking it from X-Request-Id is how a host echoes its callers' IDs.
+  // Fastify's request ID is the one Leadroute answers (#21.10); taking it from X-Request-Id is how a host echoes its
+  // callers' IDs.
   const app = Fastify({ requestIdHeader: 'x-request-id' });
   await app.register(leadroute, { service, prefix: '/api', ...options });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -103,7 +103,10 @@ const sortedUnions = (message: string) =>
 /** A union of operator names as TypeScript prints a long one: string literals only, the middle elided. */
 const OPERATORS = String.raw`"[a-z ]+"(?: \| "[a-z ]+")* \| \.\.\. \d+ more \.\.\. \| (?:"[a-z ]+"|RuleSetOp)`;
 
-/** What each label must report: the diagnostic code, and the whole message (or a pattern of it where TypeScript elides a long union). */
+/**
+ * What each label must report: the diagnostic code, and the whole message (or a pattern of it where TypeScript elides a
+ * long union).
+ */
 const EXPECTED: Record<string, { code: number; message: string | RegExp }> = {
   'misspelled-operator': {
     code: 2820,

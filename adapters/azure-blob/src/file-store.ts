@@ -75,7 +75,8 @@ export function azureBlobFileStore(options: AzureBlobFileStoreOptions): Presigne
     },
     presign(key, seconds) {
       return ResultAsync.fromPromise(
-        // generateSasUrl throws synchronously without an account key; inside the async function that becomes a rejection.
+        // generateSasUrl throws synchronously without an account key; inside the async function that becomes a
+        // rejection.
         (async () =>
           blob(key).generateSasUrl({
             permissions: BlobSASPermissions.parse('r'),

@@ -17,7 +17,10 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 /** Options of {@link expressRouter}. */
 export interface ExpressRouterOptions extends HttpHandlerOptions {
-  /** Pipelining depth, and how a 413 given before the body was read drains that body. @default NodeConnectionOptions' defaults */
+  /**
+   * Pipelining depth, and how a 413 given before the body was read drains that body. @default NodeConnectionOptions'
+   * defaults
+   */
   readonly connection?: NodeConnectionOptions;
   /**
    * The host's own authentication: map the request (its session, its verified token,
@@ -87,7 +90,8 @@ function fromHost(
   authenticate: ExpressRouterOptions['authenticate'],
 ): Partial<HttpRequest> | BodyAlreadyReadError {
   const extra: { -readonly [K in keyof HttpRequest]?: HttpRequest[K] } = {};
-  // The client's address as Express sees it (after its trust-proxy rules): key-less routes throttle failed look-ups by it.
+  // The client's address as Express sees it (after its trust-proxy rules): key-less routes throttle failed look-ups by
+  // it.
   if (req.ip !== undefined) extra.remoteAddress = req.ip;
   const consumed = req.readableEnded || (req as { _body?: unknown })._body === true;
   if (consumed) {

@@ -21,7 +21,10 @@ export interface LeadroutePluginOptions extends HttpHandlerOptions {
    * @example await app.register(leadroute, { service, serve: 'certificates', prefix: '/certificates' });
    */
   readonly serve?: 'api' | 'certificates';
-  /** Pipelining depth, and how a 413 given before the body was read drains that body. @default NodeConnectionOptions' defaults */
+  /**
+   * Pipelining depth, and how a 413 given before the body was read drains that body. @default NodeConnectionOptions'
+   * defaults
+   */
   readonly connection?: NodeConnectionOptions;
   /**
    * The host's own authentication: map the request (its session, a token its `onRequest`
@@ -70,7 +73,8 @@ const plugin: FastifyPluginAsync<LeadroutePluginOptions> = async (
         : await handle({
             ...next,
             remoteAddress: request.ip,
-            // Fastify's request ID (its genReqId, or the header named by requestIdHeader) is the one answered and logged.
+            // Fastify's request ID (its genReqId, or the header named by requestIdHeader) is the one answered and
+            // logged.
             requestId: String(request.id),
             ...(authenticate ? { hostPrincipal: async () => authenticate(request) } : {}),
           });

@@ -6,7 +6,10 @@ import { copy } from './tables';
 /** Exports by ID. */
 export type ExportTable = Map<Id, StoredExport>;
 
-/** The memory export store. Listing sorts the account's exports by ID: creation order to the second (IDs of one second are random). */
+/**
+ * The memory export store. Listing sorts the account's exports by ID: creation order to the second (IDs of one second
+ * are random).
+ */
 export function exportStore(table: ExportTable): ExportStore {
   return {
     insert(record) {

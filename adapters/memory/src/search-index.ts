@@ -165,7 +165,10 @@ function prefixList(ix: AccountIndex, prefix: string): QueryList {
   return { docs: union(lists), bits: undefined };
 }
 
-/** The live documents matching every term and phrase, ascending; a view of `ix.found` when anything was intersected or filtered. */
+/**
+ * The live documents matching every term and phrase, ascending; a view of `ix.found` when anything was intersected or
+ * filtered.
+ */
 function matches(ix: AccountIndex, q: SearchIndexQuery): Postings {
   const lists: QueryList[] = q.terms.map((t) => prefixList(ix, t));
   for (const p of q.phrases)

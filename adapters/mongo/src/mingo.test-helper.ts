@@ -84,7 +84,10 @@ const isOperatorObject = (value: unknown): boolean =>
   !Array.isArray(value) &&
   Object.keys(value).some((k) => k.startsWith('$'));
 
-/** The fields an upsert's insert takes from the filter: its top-level equalities (and those of `$and` clauses), as the server does. */
+/**
+ * The fields an upsert's insert takes from the filter: its top-level equalities (and those of `$and` clauses), as the
+ * server does.
+ */
 function seedOf(filter: Criteria): Record<string, unknown> {
   const seed: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(filter)) {
@@ -121,7 +124,10 @@ export function upsertOne<T extends object>(
   return { matchedCount: 0, upserted: true };
 }
 
-/** `collection.replaceOne(filter, replacement, { upsert })`: the match (or, upserting, a new document) becomes the replacement, keeping `_id`. */
+/**
+ * `collection.replaceOne(filter, replacement, { upsert })`: the match (or, upserting, a new document) becomes the
+ * replacement, keeping `_id`.
+ */
 export function replaceOne<T extends object>(
   docs: T[],
   filter: Filter<T>,

@@ -55,7 +55,9 @@ export const toLead = (d: LeadDoc): LeadRecord => ({
   returned_at: d.returned_at === null ? null : iso(d.returned_at),
 });
 
-/** An event: append-only; the fields the events API pages and filters on, feedback's `key`, and the TTL's `expires_at`. */
+/**
+ * An event: append-only; the fields the events API pages and filters on, feedback's `key`, and the TTL's `expires_at`.
+ */
 export interface EventDoc {
   _id: string;
   account_id: string;

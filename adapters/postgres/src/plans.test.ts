@@ -203,7 +203,8 @@ describe.skipIf(!available)('postgres query plans', () => {
   )('$name uses $index', async ({ call, index, sorts, bitmap, deletes }) => {
     const spy = recorder();
     (await call(spy, db.schema))._unsafeUnwrap();
-    // The first statement is the one named (or the first DELETE); any other (a search's count) must not scan the table either.
+    // The first statement is the one named (or the first DELETE); any other (a search's count) must not scan the table
+    // either.
     const named = deletes ? spy.sent.findIndex((s) => s.text.startsWith('DELETE')) : 0;
     const statement = spy.sent[named];
     const others = spy.sent.filter((_, i) => i !== named && !spy.sent[i]?.text.includes('leadroute_'));

@@ -64,7 +64,8 @@ export function guardPool(pool: Pool, options: PoolGuardOptions = {}): Queryable
           ),
         );
       }
-      // Clients opened before the first call (by migrate(), say) were configured without the read timeout; give it to them when lent.
+      // Clients opened before the first call (by migrate(), say) were configured without the read timeout; give it to
+      // them when lent.
       const parameters = (client as unknown as WithParameters).connectionParameters;
       if (parameters && !parameters.query_timeout) parameters.query_timeout = pool.options.query_timeout ?? false;
     });

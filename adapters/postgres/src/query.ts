@@ -54,7 +54,8 @@ export function isUnavailable(error: unknown): boolean {
   const state = sqlState(error);
   if (state !== undefined && (UNAVAILABLE_STATES.has(state) || state.startsWith('08') || NETWORK_CODES.has(state)))
     return true;
-  // A failed connect to a host with several addresses (localhost: ::1 and 127.0.0.1) is an AggregateError of socket errors.
+  // A failed connect to a host with several addresses (localhost: ::1 and 127.0.0.1) is an AggregateError of socket
+  // errors.
   if (error instanceof AggregateError) return error.errors.some(isUnavailable);
   const message = error instanceof Error ? error.message : '';
   return UNAVAILABLE_MESSAGES.some((m) => message.includes(m));

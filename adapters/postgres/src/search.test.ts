@@ -82,7 +82,10 @@ function documents(random: () => number, accountId: string, count: number, start
   });
 }
 
-/** Queries built from the leads' own words: prefixes of 1-5 letters, several terms, phrases, phone fragments, sorts and pages. */
+/**
+ * Queries built from the leads' own words: prefixes of 1-5 letters, several terms, phrases, phone fragments, sorts and
+ * pages.
+ */
 function queries(
   random: () => number,
   accountId: string,

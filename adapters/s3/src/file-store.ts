@@ -44,7 +44,8 @@ const fromCloud = (e: CloudStorageError): FileStoreError => failure(e.message.re
  * objects after the export lifetime (7 days by default).
  * @example
  * const driver = s3Storage({ region: 'us-east-2' });
- * createLeadService({ storage, fileStore: s3FileStore({ driver, location: { service: 'aws', accessKeyId, secretAccessKey, bucket: 'exports' } }) });
+ * createLeadService({ storage, fileStore: s3FileStore({ driver, location: { service: 'aws', accessKeyId,
+ * secretAccessKey, bucket: 'exports' } }) });
  */
 export function s3FileStore(options: S3FileStoreOptions): PresignedFileStore {
   const prefix = options.prefix ?? '';

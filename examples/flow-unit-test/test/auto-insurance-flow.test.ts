@@ -43,7 +43,8 @@ describe('auto insurance flow', () => {
     t = await createTestService({ time_zone: 'America/Chicago' });
     const { sourceId, recipientId } = await t.entities();
     vendorId = sourceId;
-    // createFlow throws an Error listing every validation issue (`/steps/0/caps/0/maximum: ...`) if the service refuses it.
+    // createFlow throws an Error listing every validation issue (`/steps/0/caps/0/maximum: ...`) if the service refuses
+    // it.
     const flow = await t.createFlow(autoInsuranceFlow({ vendorId: sourceId, buyerId: recipientId }));
     flowId = flow.id;
   });

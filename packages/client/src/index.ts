@@ -36,7 +36,9 @@ export interface ClientOptions {
   readonly timeoutMs?: number;
 }
 
-/** What a call can fail with: an HTTP error answer (with its problem details when it sent some), or no answer at all. */
+/**
+ * What a call can fail with: an HTTP error answer (with its problem details when it sent some), or no answer at all.
+ */
 export type ClientError =
   | { readonly type: 'http'; readonly status: number; readonly problem?: Problem; readonly body: string }
   | { readonly type: 'network'; readonly message: string; readonly cause: unknown };
@@ -202,7 +204,9 @@ export function createClient(options: ClientOptions) {
       statsCsv: (query: StatsQueryParams = {}) =>
         requestText({ method: 'GET', path: '/events/stats', query, headers: { accept: 'text/csv' } }),
     },
-    /** Recipients' feedback: no API key; the delivery event ID authorizes it. A 201 means processed: check `outcome`. */
+    /**
+     * Recipients' feedback: no API key; the delivery event ID authorizes it. A 201 means processed: check `outcome`.
+     */
     feedback: {
       submit: (eventId: string, body: { type: 'conversion' | 'return'; reason?: string; occurred_at?: string }) =>
         request<FeedbackResult>({ method: 'POST', path: '/feedback', query: { event_id: eventId }, body }),

@@ -25,7 +25,10 @@ export type LeadrouteError =
   /** Too many failed look-ups from one client address; `retryAfter` is in whole seconds. */
   | { readonly type: 'TooManyRequests'; readonly message: string; readonly retryAfter: number }
   | { readonly type: 'StorageFailure'; readonly message: string; readonly cause?: unknown }
-  /** The store cannot be reached (connection refused or lost, shutting down, timed out): worth retrying after `retryAfter` seconds. */
+  /**
+   * The store cannot be reached (connection refused or lost, shutting down, timed out): worth retrying after
+   * `retryAfter` seconds.
+   */
   | {
       readonly type: 'StorageUnavailable';
       readonly message: string;

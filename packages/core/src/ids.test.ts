@@ -25,7 +25,8 @@ describe('newId', () => {
     const ids = Array.from({ length: 2000 }, () => newId(NOW));
     const tails = ids.map((id) => id.slice(8));
     expect(new Set(tails).size).toBe(ids.length);
-    // Neighbours differ in about half of the 64 bits; a counter or a fixed per-process part would make most of them equal.
+    // Neighbours differ in about half of the 64 bits; a counter or a fixed per-process part would make most of them
+    // equal.
     // Even the least distant pair of 1,999 neighbours differs in far more than the few low bits a counter changes.
     const apart = ids.slice(1).map((id, i) => bitsApart((ids[i] as string).slice(8), id.slice(8)));
     expect(Math.min(...apart)).toBeGreaterThanOrEqual(8);

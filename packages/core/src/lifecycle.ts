@@ -39,7 +39,10 @@ export interface ServiceStartOptions {
   readonly exports?: boolean;
   /** The alert detector: a pass at start, then one `intervalMs` after each ends. @default { intervalMs: 60000 } */
   readonly alerts?: false | { readonly intervalMs?: number };
-  /** The 90-day retention purge of events, leads and search entries, and expired idempotency keys. @default { intervalMs: 3600000 } */
+  /**
+   * The 90-day retention purge of events, leads and search entries, and expired idempotency keys. @default {
+   * intervalMs: 3600000 }
+   */
   readonly retention?: false | RetentionJobOptions;
   /** Retries of spooled firehose deliveries and the purge of delivered spool items. @default { intervalMs: 5000 } */
   readonly firehose?: false | FirehoseRunnerOptions;

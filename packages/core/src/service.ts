@@ -34,7 +34,9 @@ import { createStatsApi, type StatsApi } from './stats';
 
 /** Options of {@link createLeadService}: the ports the service runs on. */
 export interface LeadServiceOptions {
-  /** Every storage port, from an adapter: `memoryStorage()`, `postgresStorage({ pool })`, `mongoStorage({ client })`. */
+  /**
+   * Every storage port, from an adapter: `memoryStorage()`, `postgresStorage({ pool })`, `mongoStorage({ client })`.
+   */
   readonly storage: Storage;
   /**
    * The operator's staff (#19.6): people who run this installation, not accounts. Each
@@ -131,7 +133,10 @@ export interface LeadService {
   readonly running: boolean;
 }
 
-/** Every store an adapter must have and its methods; `leadWrites` is optional (without it, core writes a lead's records one by one). */
+/**
+ * Every store an adapter must have and its methods; `leadWrites` is optional (without it, core writes a lead's records
+ * one by one).
+ */
 const REQUIRED_STORES: Record<Exclude<keyof Storage, 'leadWrites'>, readonly string[]> = {
   accounts: ['insert', 'get', 'insertKey', 'findKey'],
   entities: ['insert', 'get', 'listByOwner', 'update'],
@@ -193,7 +198,8 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     ...(options.certificates ? { options: options.certificates } : {}),
   });
   const integrations = createIntegrationRegistry(options.integrations, { certificates });
-  // Rollup rows and search documents are written with their events (one unit per lead); observers follow once they are stored.
+  // Rollup rows and search documents are written with their events (one unit per lead); observers follow once they are
+  // stored.
   const recorder = createEventRecorder({ storage, logger, clock });
   const firehose = createFirehoseApi({
     storage,
@@ -237,7 +243,8 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
   };
   const alerts = createAlertsApi({ storage, clock, logger, recorder, notifier, entityName });
   const events = createEventsApi({ storage, clock });
-  // Who holds this service's named leases: one owner per service object, so two services of one process are two holders.
+  // Who holds this service's named leases: one owner per service object, so two services of one process are two
+  // holders.
   const leaseOwner = `${options.host ?? hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
   let jobs: StoppableJob[] | undefined;
   let closing: Promise<void> | undefined;

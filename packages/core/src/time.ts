@@ -15,7 +15,10 @@ import { format, isValid, parseISO } from 'date-fns';
 /** Most zone names remembered (valid or not): an attacker's stream of bogus names cannot grow memory. */
 export const ZONE_CACHE_LIMIT = 1000;
 
-/** Zone name as given → its canonical IANA spelling, or null when the runtime does not know it. Least recently used first. */
+/**
+ * Zone name as given → its canonical IANA spelling, or null when the runtime does not know it. Least recently used
+ * first.
+ */
 const zones = new Map<string, string | null>();
 
 /**

@@ -6,7 +6,10 @@ import { describe, expect, it } from 'vitest';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** Every bare module a source file reaches through its relative imports (TypeScript's own import scanner reads each file). */
+/**
+ * Every bare module a source file reaches through its relative imports (TypeScript's own import scanner reads each
+ * file).
+ */
 function reachedPackages(entry: string): Set<string> {
   const seen = new Set<string>();
   const packages = new Set<string>();

@@ -93,7 +93,8 @@ export interface TestService {
    * Sends a request through the core HTTP handler, as the Express and Fastify bindings do,
    * without a socket, with the test account's API key unless told otherwise.
    * @example
-   * const res = await t.inject({ method: 'POST', url: `/flows/${flow.id}/sources/${sourceId}/submit`, body: { state: 'TX' } });
+   * const res = await t.inject({ method: 'POST', url: `/flows/${flow.id}/sources/${sourceId}/submit`, body: { state:
+   * 'TX' } });
    * expect(res.status).toBe(201);
    */
   inject<Body = unknown>(request: InjectRequest): Promise<InjectResponse<Body>>;

@@ -27,7 +27,10 @@ export interface InjectResponse<Body = unknown> {
   readonly status: number;
   /** Response headers, lower-case names. */
   readonly headers: Readonly<Record<string, string>>;
-  /** The body parsed as JSON when its type is JSON (`application/json`, `application/problem+json`), else its text; undefined when empty. */
+  /**
+   * The body parsed as JSON when its type is JSON (`application/json`, `application/problem+json`), else its text;
+   * undefined when empty.
+   */
   readonly body: Body;
   /** The body as text ('' when empty). */
   readonly text: string;

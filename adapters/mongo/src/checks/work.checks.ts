@@ -32,7 +32,10 @@ const USER = { id: freshId(), first_name: 'Ada', last_name: 'L', email: 'ada@exa
 /** Counters, exports, jobs and certificates: their builders run by mingo over documents the adapter makes. */
 export function workChecks(checks: Checks): void {
   describe('counter queries', () => {
-    /** What the store's tryIncrement does: the conditional upsert, and on a duplicate key the conditional update once more. */
+    /**
+     * What the store's tryIncrement does: the conditional upsert, and on a duplicate key the conditional update once
+     * more.
+     */
     const tryIncrement = (docs: CounterDoc[], key: string, maximum: number): boolean => {
       const update = incrementUpdate(new Date(T0));
       try {

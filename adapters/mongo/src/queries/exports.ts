@@ -24,7 +24,9 @@ export function exportPage(q: ExportListQuery): PageQuery<ExportDoc> {
   };
 }
 
-/** Sets the progress fields the patch names; undefined when it names none (an empty `$set` is refused by older servers). */
+/**
+ * Sets the progress fields the patch names; undefined when it names none (an empty `$set` is refused by older servers).
+ */
 export function progressUpdate(patch: ExportPatch): { $set: Record<string, unknown> } | undefined {
   const set: Record<string, unknown> = {};
   for (const field of EXPORT_PROGRESS) if (patch[field] !== undefined) set[field] = patch[field];

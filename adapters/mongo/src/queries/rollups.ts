@@ -18,7 +18,10 @@ export const ROLLUP_CELL = [
   'stage',
 ] as const;
 
-/** The cell `row` adds to: equality on every field of `rollups_cell_unique`, so the server retries a racing upsert itself. */
+/**
+ * The cell `row` adds to: equality on every field of `rollups_cell_unique`, so the server retries a racing upsert
+ * itself.
+ */
 export const rollupCell = (row: RollupRow): Filter<RollupDoc> => ({
   account_id: row.account_id,
   hour: toDate(row.hour),

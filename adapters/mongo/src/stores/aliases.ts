@@ -4,7 +4,10 @@ import { aliasDocument, toAlias } from '../documents';
 import { attempt } from '../errors';
 import { aliasById, aliasesByAccount } from '../queries';
 
-/** Entity aliases; `entity_aliases_account_entity_unique` turns a second alias of one entity in one account into a Conflict. */
+/**
+ * Entity aliases; `entity_aliases_account_entity_unique` turns a second alias of one entity in one account into a
+ * Conflict.
+ */
 export function aliasStore(c: Pick<MongoCollections, 'aliases'>): AliasStore {
   return {
     insert: (alias) =>

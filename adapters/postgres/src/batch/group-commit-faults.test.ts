@@ -12,7 +12,9 @@ const numbers: WriteKind<number, string> = {
   }),
 };
 
-/** A pool whose one client answers each statement as `answer` says, recording what was sent and how clients came back. */
+/**
+ * A pool whose one client answers each statement as `answer` says, recording what was sent and how clients came back.
+ */
 function fakePool(answer: (text: string) => Promise<unknown>) {
   const sent: string[] = [];
   const released: unknown[] = [];

@@ -90,7 +90,8 @@ export function eventStore(db: Queryable, schema: string, writer: Writer = direc
         values,
       ).map(({ rows }) => rows.map(toEvent));
     },
-    // The key index narrows to the few deliveries the recipient answered with this reference; the recipient is checked on the body.
+    // The key index narrows to the few deliveries the recipient answered with this reference; the recipient is checked
+    // on the body.
     findByReference: (q) =>
       query<EventRow>(db, 'find events by reference', `SELECT body FROM ${table} WHERE key = $1 AND expires_at > $2`, [
         keyColumn(q.reference),

@@ -70,7 +70,8 @@ export function idempotencyStore(db: Queryable, schema: string): IdempotencyStor
     ]).andThen(({ rows: [row] }) => {
       if (row)
         return okAsync(row.claimed ? { claimed: true as const } : { claimed: false as const, record: toRecord(row) });
-      // No row: the holder committed after this statement's snapshot (the SELECT cannot see it), or was released meanwhile. Ask again.
+      // No row: the holder committed after this statement's snapshot (the SELECT cannot see it), or was released
+      // meanwhile. Ask again.
       if (tries > 1) return claim(r, now, tries - 1);
       return errAsync(
         errors.storageFailure(

@@ -148,7 +148,10 @@ function dropOrphans(db: Queryable, names: readonly string[]): ResultAsync<numbe
   return total;
 }
 
-/** Detaches and drops the expired partitions among those named, oldest first, in statements of their own; answers their rows. */
+/**
+ * Detaches and drops the expired partitions among those named, oldest first, in statements of their own; answers their
+ * rows.
+ */
 function dropEach(db: Queryable, s: string, names: readonly string[], before: string): ResultAsync<number, StoreError> {
   let total: ResultAsync<number, StoreError> = okAsync(0);
   for (const name of names) {

@@ -41,7 +41,9 @@ export function phraseText(doc: SearchDocument): string {
   return SEARCH_FIELDS.map((field) => fieldPhraseText(field, doc.fields[field])).join('\n');
 }
 
-/** jsonb holds neither NULs nor lone surrogates; sort keys drop the first and mend the second (as `toWellFormed` would). */
+/**
+ * jsonb holds neither NULs nor lone surrogates; sort keys drop the first and mend the second (as `toWellFormed` would).
+ */
 const sortable = (text: string): string =>
   text
     .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
@@ -76,7 +78,8 @@ export function searchStatement(
   let order: string;
   if (q.sort) {
     const key = `(sort_keys->>${param(q.sort.field)})`;
-    // Leads without the field come last in either direction; ties in the order indexed, and desc is the exact reverse of asc.
+    // Leads without the field come last in either direction; ties in the order indexed, and desc is the exact reverse
+    // of asc.
     const dir = q.sort.dir === 'desc' ? 'DESC' : 'ASC';
     order = `${key} = '', ${key} COLLATE "C" ${dir}, seq ${dir}`;
   } else if (q.terms.length > 0) {

@@ -52,7 +52,10 @@ export interface AccountsApi {
   ): ResultAsync<IssuedKey, LeadrouteError>;
   /** The account's keys by ID (never the keys themselves), oldest first. */
   listKeys(accountId: Id): ResultAsync<ApiKeyInfo[], LeadrouteError>;
-  /** Replaces a key with a new one for the same user: the old key answers 401 from now on. `NotFound` for a key not of this account. */
+  /**
+   * Replaces a key with a new one for the same user: the old key answers 401 from now on. `NotFound` for a key not of
+   * this account.
+   */
   rotateKey(accountId: Id, keyId: string): ResultAsync<IssuedKey, LeadrouteError>;
   /** Revokes a key: it answers 401 from now on. `NotFound` for a key not of this account. */
   revokeKey(accountId: Id, keyId: string): ResultAsync<void, LeadrouteError>;

@@ -50,7 +50,10 @@ export interface UnitCounts {
   readonly total: HourCounts;
   /** Events each rate type counts as hits, per slot then hour; a slot without any hit has no array. */
   readonly hits: (HourCounts | undefined)[];
-  /** Hits by `slot|label` (flow:, kind:, outcome:, recipient:) per hour from {@link Aggregate.labelsFrom} on: what labels an alert. Only units with hits have it. */
+  /**
+   * Hits by `slot|label` (flow:, kind:, outcome:, recipient:) per hour from {@link Aggregate.labelsFrom} on: what
+   * labels an alert. Only units with hits have it.
+   */
   labels?: Map<string, HourCounts>;
 }
 
@@ -183,7 +186,10 @@ export function aggregate(
   return agg;
 }
 
-/** Σ values[h] × weights[h] over the hours; 0 without values. `values` may start at hour `start` (labels): earlier hours count as 0. */
+/**
+ * Σ values[h] × weights[h] over the hours; 0 without values. `values` may start at hour `start` (labels): earlier hours
+ * count as 0.
+ */
 export function weighted(values: HourCounts | undefined, weights: HourCounts, start = 0): number {
   if (!values) return 0;
   let sum = 0;

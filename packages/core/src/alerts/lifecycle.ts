@@ -124,7 +124,8 @@ export async function reconcile(
     alert = await maybeEmail(deps, ctx.settings, account, alert, prior, counts);
     const put = await deps.storage.alerts.put(alert);
     if (put.isErr()) return err(put.error);
-    // Entries of one pass share `at`, and the timeline orders ties by ID: IDs drawn together and sorted keep the order they were written in.
+    // Entries of one pass share `at`, and the timeline orders ties by ID: IDs drawn together and sorted keep the order
+    // they were written in.
     const ids = entries.map(() => newId(now)).sort();
     for (const [i, e] of entries.entries()) {
       const added = await deps.storage.alerts.addActivity({ ...e, id: ids[i] as Id });

@@ -30,7 +30,10 @@ import { localDay } from './windows';
 
 /** The operator's side of alert settings; callers of the HTTP API only read them. */
 export interface AlertSettingsApi {
-  /** Effective settings of an account: platform defaults, then the operator's changes for all accounts, then for this one. */
+  /**
+   * Effective settings of an account: platform defaults, then the operator's changes for all accounts, then for this
+   * one.
+   */
   effective(accountId: string): ResultAsync<AlertSettings, LeadrouteError>;
   /** Replaces the operator's changes for all accounts; answers the platform-wide effective settings. */
   setPlatformOverrides(overrides: AlertSettingsOverrides): ResultAsync<AlertSettings, LeadrouteError>;

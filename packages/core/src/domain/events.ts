@@ -56,7 +56,9 @@ export interface EventRecord {
   // Source events
   readonly module_id?: string;
   readonly package_version?: string;
-  /** The flow's criteria (`rule_set`) and the source's own (`source_rule_set`), and what they said of the lead (#19.8). */
+  /**
+   * The flow's criteria (`rule_set`) and the source's own (`source_rule_set`), and what they said of the lead (#19.8).
+   */
   readonly acceptance_criteria?: {
     readonly rule_set?: RuleSet;
     readonly source_rule_set?: RuleSet;

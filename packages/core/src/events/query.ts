@@ -22,7 +22,9 @@ export const EVENTS_DEFAULT_LIMIT = 100;
 export const EVENTS_MAX_LIMIT = 1000;
 const PATH = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
-/** Reads a date-time given as ISO 8601 text (UTC without an offset, whatever the process zone) or epoch milliseconds. */
+/**
+ * Reads a date-time given as ISO 8601 text (UTC without an offset, whatever the process zone) or epoch milliseconds.
+ */
 export function parseInstant(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (typeof value !== 'string' || value.trim() === '') return undefined;

@@ -31,7 +31,10 @@ export interface RecordingUnit {
   expect(eventId: string): void;
   /** Adds an event to write with the lead; nothing is stored yet. */
   add(event: StoredEvent): void;
-  /** Writes the lead and every event added (with their rollups and search document) as one unit, then tells the observers. */
+  /**
+   * Writes the lead and every event added (with their rollups and search document) as one unit, then tells the
+   * observers.
+   */
   commit(lead: LeadRecord): ResultAsync<void, LeadrouteError>;
   /** Forgets the unit without writing it (the lead failed before it could be recorded). */
   abandon(): void;

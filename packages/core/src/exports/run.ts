@@ -139,7 +139,8 @@ export async function runExportJob(deps: ExportRunDeps, job: LeasedJob): Promise
   const limitReason = {
     message: `More than ${settings.rowLimit} rows match, the row limit: the export stopped without a file. Narrow the range or the filter rules and request it again.`,
   };
-  // Only a complete export has a file (the spec, #19.10): a truncated one keeps its status and reason, and its partial file is removed.
+  // Only a complete export has a file (the spec, #19.10): a truncated one keeps its status and reason, and its partial
+  // file is removed.
   if (produced.truncated) settle(deps, 'remove the truncated file', await deps.fileStore.remove(fileKey));
   const finished = await storage.exports.update(
     exp.id,

@@ -21,7 +21,10 @@ export interface ValidFeedback {
   readonly occurred_at: string;
   /** Set when an occurred_at was sent but could not be read (recorded as the occurred_at_warning variable). */
   readonly warning?: string;
-  /** The length of the reason as sent, when it was longer than {@link MAX_REASON_LENGTH} and cut (recorded as `reason_truncated_from`). */
+  /**
+   * The length of the reason as sent, when it was longer than {@link MAX_REASON_LENGTH} and cut (recorded as
+   * `reason_truncated_from`).
+   */
   readonly reasonCutFrom?: number;
 }
 
@@ -31,7 +34,8 @@ export interface ValidFeedback {
  */
 export function parseOccurredAt(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
-  // parseISO reads the ISO 8601 forms (basic and extended, week and ordinal dates); the zone applies only without an offset.
+  // parseISO reads the ISO 8601 forms (basic and extended, week and ordinal dates); the zone applies only without an
+  // offset.
   return parseIsoInZone(value.trim(), 'UTC');
 }
 

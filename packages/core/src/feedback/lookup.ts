@@ -166,7 +166,8 @@ export function deliveryByRecordId(
     const same = (e: StoredEvent) =>
       e.account_id === newest.account_id && e.recipient_id === newest.recipient_id && e.lead_id === newest.lead_id;
     if (!events.every(same)) {
-      // Several accounts' (or recipients', or leads') deliveries share the record ID: applying it to the newest would change a lead the sender may not mean.
+      // Several accounts' (or recipients', or leads') deliveries share the record ID: applying it to the newest would
+      // change a lead the sender may not mean.
       const hint = recipientId === undefined ? ' Name the recipient with ?recipient_id=<recipient entity ID>.' : '';
       return errAsync(
         missing(`recipient_record_id ${shown} matches more than one delivered lead; nothing was changed.${hint}`),

@@ -81,7 +81,8 @@ export function processFeedback(
   const { lead, flow, event } = delivery;
   const summary = leadSummary(lead);
   const price = lead.purchase_price;
-  // A refused call shows nothing of the lead, not even its price (issue #18.1): only a processed result (the spec's 201) carries it.
+  // A refused call shows nothing of the lead, not even its price (issue #18.1): only a processed result (the spec's
+  // 201) carries it.
   const explained = (error: LeadrouteError, outcome: 'failure' | 'error'): FeedbackError => ({
     ...error,
     result: { outcome, reason: error.message, price: 0 },

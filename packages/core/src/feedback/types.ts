@@ -62,13 +62,16 @@ export interface RenderedFeedback {
  * const acme: InboundFeedbackModule = {
  *   id: 'platform-acme.inbound.feedback',
  *   package_version: '1.0.0',
- *   parse: (body) => isRecord(body) ? ok({ type: body.status === 'sold' ? 'conversion' : 'return', reason: body.note, recipient_record_id: body.acme_id }) : err('Expected an object.'),
+ *   parse: (body) => isRecord(body) ? ok({ type: body.status === 'sold' ? 'conversion' : 'return', reason: body.note,
+ * recipient_record_id: body.acme_id }) : err('Expected an object.'),
  * };
  */
 export interface InboundFeedbackModule {
   readonly id: string;
   readonly package_version: string;
-  /** Reads the parsed request body (JSON, XML or form); an error text becomes a 400 saying the body cannot be parsed. */
+  /**
+   * Reads the parsed request body (JSON, XML or form); an error text becomes a 400 saying the body cannot be parsed.
+   */
   parse(body: unknown): Result<InboundFeedback, string>;
   /**
    * Whether a delivery by the outbound module `moduleId` is one this integration

@@ -77,7 +77,8 @@ export interface FirehoseDelivery {
   /**
    * Writes one event as JSON to `<prefix>/<lead id>/<event id>.json` on every enabled
    * service of `config` (a {@link FirehoseConfig} or a flow's raw `firehose`, either
-   * form). A service that fails gets the event spooled; the call fails only when the configuration or event is invalid (`Validation`) or
+   * form). A service that fails gets the event spooled; the call fails only when the configuration or event is invalid
+   * (`Validation`) or
    * the spool cannot take the event (`StorageFailure`), since then it would be lost.
    */
   deliver(config: unknown, event: FirehoseEvent): ResultAsync<readonly DeliveryOutcome[], LeadrouteError>;

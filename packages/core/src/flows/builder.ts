@@ -10,7 +10,8 @@
  * @example
  * const flow = defineFlow({
  *   name: 'Auto',
- *   acceptance_criteria: allOf(rule('lead.state', 'is included in', ['TX', 'OK']), rule('lead.phone_1', 'format is valid')),
+ *   acceptance_criteria: allOf(rule('lead.state', 'is included in', ['TX', 'OK']), rule('lead.phone_1', 'format is
+ * valid')),
  *   sources: [{ entity_id: vendorId }],
  *   steps: [{ type: 'recipient', entity_id: buyerId, module_id: 'platform-custom.outbound.json', config: { url } }],
  * });

@@ -117,7 +117,8 @@ export function idempotentSubmit(deps: Deps) {
               deps.storage.idempotency
                 .complete(scope, { status: answer.status, body: answer.body })
                 .map(() => answer)
-                // The lead is stored: acknowledge it. The key stays claimed without an answer, so a retry gets 409, never a second lead.
+                // The lead is stored: acknowledge it. The key stays claimed without an answer, so a retry gets 409,
+                // never a second lead.
                 .orElse((error) => {
                   deps.logger.warn({ err: error, key }, 'could not store the answer of an idempotent submission');
                   return okAsync(answer);

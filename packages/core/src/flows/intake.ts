@@ -287,7 +287,8 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
           });
           logStep(run, event);
           run.unit.add(event);
-          // One unit: the lead, its step events, its source event, their rollups and its search document, stored together or not at all.
+          // One unit: the lead, its step events, its source event, their rollups and its search document, stored
+          // together or not at all.
           return run.unit
             .commit({
               id: run.leadId,

@@ -82,7 +82,10 @@ export async function readBody(request: HttpRequest, limit: number): Promise<Res
 /** How to read a body: its format, and the text encoding its bytes are in (a WHATWG encoding name). */
 export interface BodyType {
   readonly format: BodyFormat;
-  /** The declared charset, normalized (`latin1` and `iso-8859-1` read as `windows-1252`, as browsers do). @default 'utf-8' */
+  /**
+   * The declared charset, normalized (`latin1` and `iso-8859-1` read as `windows-1252`, as browsers do). @default
+   * 'utf-8'
+   */
   readonly charset: string;
 }
 

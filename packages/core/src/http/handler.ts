@@ -28,7 +28,9 @@ import type { HttpHandler, HttpRequest, HttpResponse, Reply, Route, RouteContext
 
 /** Options of {@link createHttpHandler}. */
 export interface HttpHandlerOptions {
-  /** Body size, depth and field-count bounds. @default DEFAULT_BODY_LIMITS (10,000,000 bytes, depth 32, 100000 fields) */
+  /**
+   * Body size, depth and field-count bounds. @default DEFAULT_BODY_LIMITS (10,000,000 bytes, depth 32, 100000 fields)
+   */
   readonly limits?: Partial<BodyLimits>;
   /** Extra routes served beside the built-in ones. */
   readonly routes?: readonly Route[];
@@ -55,7 +57,10 @@ export interface HttpHandlerOptions {
   readonly apiKeys?: boolean;
 }
 
-/** The handler, and whether a request path is one of its routes (the Express binding passes other paths on with `next()`). */
+/**
+ * The handler, and whether a request path is one of its routes (the Express binding passes other paths on with
+ * `next()`).
+ */
 export interface LeadrouteHttpHandler extends HttpHandler {
   /** Whether `url` (path and query, relative to the mount point) names one of the handler's routes, with any method. */
   owns(url: string): boolean;

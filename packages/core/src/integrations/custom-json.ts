@@ -38,7 +38,10 @@ export interface CustomJsonConfig {
   readonly event_id_field?: string | false;
 }
 
-/** The answer's fields a JSON delivery reads when no path is configured, as LeadConduit's custom integrations do (#19.2). */
+/**
+ * The answer's fields a JSON delivery reads when no path is configured, as LeadConduit's custom integrations do
+ * (#19.2).
+ */
 const DEFAULT_PATHS = { outcome: 'outcome', reason: 'reason', price: 'price', reference: 'reference' } as const;
 const OUTCOMES = new Set(['success', 'failure', 'error']);
 

@@ -1,7 +1,10 @@
 import type { ResultAsync } from 'neverthrow';
 import type { LeadrouteError } from '../errors';
 
-/** What a file store fails with: its backing store is down or refused the file. `message` reads `[leadroute] [<store>] ...`. */
+/**
+ * What a file store fails with: its backing store is down or refused the file. `message` reads `[leadroute] [<store>]
+ * ...`.
+ */
 export type FileStoreError = Extract<LeadrouteError, { type: 'StorageFailure' }>;
 
 /** Options of {@link FileStore.put}. */

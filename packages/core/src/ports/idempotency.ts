@@ -42,7 +42,10 @@ export interface IdempotencyStore {
   claim(record: Omit<IdempotencyRecord, 'answer'>, now: string): ResultAsync<IdempotencyClaim, StoreError>;
   /** Stores the first request's answer on its claimed record. */
   complete(scope: IdempotencyScope, answer: IdempotentAnswer): ResultAsync<void, StoreError>;
-  /** Frees a claim whose request got no answer worth replaying (it failed), so a retry runs anew; an answered record stays. */
+  /**
+   * Frees a claim whose request got no answer worth replaying (it failed), so a retry runs anew; an answered record
+   * stays.
+   */
   release(scope: IdempotencyScope): ResultAsync<void, StoreError>;
   /** Deletes the records that expired before `before` (ISO); answers how many. */
   purgeExpired(before: string): ResultAsync<number, StoreError>;

@@ -31,7 +31,10 @@ export interface RollupCell {
   readonly kind: RollupKind;
   /** success, failure, error or skip (ping: success or failure). */
   readonly outcome: string;
-  /** Rejection category ('duplicate', 'invalid-email', 'invalid-phone', 'missing-certificate', 'certificate-failure') or ''. */
+  /**
+   * Rejection category ('duplicate', 'invalid-email', 'invalid-phone', 'missing-certificate', 'certificate-failure') or
+   * ''.
+   */
   readonly category: string;
   /** Conversion stage (the conversion's reason) or ''. */
   readonly stage: string;

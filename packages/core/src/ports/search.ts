@@ -36,7 +36,9 @@ export interface SearchDocument
   readonly expires_at: string;
 }
 
-/** A phrase: its normalized tokens (each must match a whole term) and its normalized text (matched at word boundaries). */
+/**
+ * A phrase: its normalized tokens (each must match a whole term) and its normalized text (matched at word boundaries).
+ */
 export interface SearchPhrase {
   readonly tokens: readonly string[];
   readonly text: string;

@@ -38,7 +38,10 @@ export interface Storage {
   /** Deliveries waiting for a retry (firehose); durable in production. */
   readonly spool: Spool;
   readonly certificates: CertificateStore;
-  /** Alerts, their timelines, alert settings overrides, and the named leases (the detector's per account, the retention purge's). */
+  /**
+   * Alerts, their timelines, alert settings overrides, and the named leases (the detector's per account, the retention
+   * purge's).
+   */
   readonly alerts: AlertStore;
   /**
    * Writes a lead's records (lead, events, rollups, search document) as one unit.

@@ -87,7 +87,8 @@ const HASHES = new Set(['md5', 'sha1', 'sha256', 'sha512']);
  * - `replace v search replacement` (search `/re/flags` or literal text, all occurrences)
  * - `extract v pattern [group]` (first match's group, default 1, else the whole match)
  *
- * Patterns run on RE2 (linear time, see `compilePattern`); an invalid one leaves `replace`'s text as is and `extract` empty.
+ * Patterns run on RE2 (linear time, see `compilePattern`); an invalid one leaves `replace`'s text as is and `extract`
+ * empty.
  * - `format v pattern [timeZone]` (date-fns pattern for dates, `#,##0.00` style for numbers)
  * - `math a op [b]` (op `+ - * / % ^ min max`, or `round|floor|ceil [digits]`, `abs`)
  * - `hash v [algorithm]` (md5, sha1, sha256 (default), sha512; hex)

@@ -16,7 +16,8 @@ const writable = {
   deprecated: S.boolean(),
   see: S.nullable(S.id(), 'must be null or a 24-character hexadecimal ID'),
   // Refused unless null (#19.12): the spec says only "suffix required for all custom fields", not how it joins a field
-  // name nor what happens to a field without it, and a stored suffix that nothing applies would promise a check that never runs.
+  // name nor what happens to a field without it, and a stored suffix that nothing applies would promise a check that
+  // never runs.
   field_suffix: Type.Null({
     description: 'Accepted only as null: the spec does not say how a suffix joins a custom field name.',
     'x-message': 'is not supported: the spec does not say how a suffix joins a custom field name; leave it null',

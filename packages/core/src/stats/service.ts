@@ -65,7 +65,10 @@ const text = (v: unknown): string | null =>
 const at = (o: unknown, key: string): unknown =>
   o && typeof o === 'object' ? (o as Record<string, unknown>)[key] : undefined;
 
-/** A lead field of an event: a dotted path on its vars (`lead.state`), or a bare name among the lead's and appended fields. */
+/**
+ * A lead field of an event: a dotted path on its vars (`lead.state`), or a bare name among the lead's and appended
+ * fields.
+ */
 export function fieldValue(event: StoredEvent, path: string): string | null {
   if (path.includes('.')) return text(path.split('.').reduce<unknown>((o, k) => at(o, k), event.vars));
   return text(at(event.vars.lead, path) ?? at(event.vars.appended, path) ?? at(event.appended, path));
@@ -97,7 +100,8 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
       if (k === 'flow_id' || k === 'source_id' || k === 'recipient_id') return row[k] === '' ? null : row[k];
       return fieldValue(event, k);
     };
-    // Called once per event row: the group is found by a key string built without objects; its keys object is made once.
+    // Called once per event row: the group is found by a key string built without objects; its keys object is made
+    // once.
     const add = (row: RollupRow, event: StoredEvent) => {
       if (!q.kinds.has(row.kind)) return;
       const time = q.interval ? bucketStart(event.start_timestamp, q.interval, q.zone) : 0;

@@ -154,7 +154,10 @@ function feedbackErrors(
   };
 }
 
-/** Feedback from recipients: by delivery event ID (POST and GET /feedback) and through inbound integrations. No API key: the ID authorizes. */
+/**
+ * Feedback from recipients: by delivery event ID (POST and GET /feedback) and through inbound integrations. No API key:
+ * the ID authorizes.
+ */
 export function feedbackRoutes(service: LeadService): Route[] {
   const { feedback } = service;
   // By event ID only a bad type answers with a feedback result; other errors are problems.

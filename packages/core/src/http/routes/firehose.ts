@@ -31,7 +31,8 @@ export function firehoseRoutes(service: LeadService): Route[] {
       },
       // The answer never echoes the credentials it was given.
       handle: (c) => service.firehose.validate(queryParams(c.query)).map(json(200)),
-      // The spec lists 500 for GET /firehose when the storage service fails (#19.9); elsewhere an upstream failure is 502.
+      // The spec lists 500 for GET /firehose when the storage service fails (#19.9); elsewhere an upstream failure is
+      // 502.
       mapError: (error) =>
         error.type === 'UpstreamFailure'
           ? {
