@@ -412,13 +412,17 @@ describe.runIf(enabled)('#23.1 three instances on one PostgreSQL', () => {
     expect(delivered.reduce((a, b) => a + b, 0)).toBe(30);
   }, 60_000);
 
-  /** Copies of one recorded event, written straight to the table; expired ones are the retention purge's. */
+  /**
+   * Copies of one recorded event, written straight to the table; expired ones are the retention purge's.
+   * They expired 9 days ago: the events table is partitioned by week (#23.3), and in a week not wholly
+   * expired the purge deletes only rows past its 8-day grace; the others go with their week's partition.
+   */
   async function seedEvents(n: number, kind: 'live' | 'expired'): Promise<void> {
     seeded += 1;
     await pool.query(
       `INSERT INTO ${q('events')} (id, account_id, type, start_timestamp, lead_id, flow_id, key, expires_at, body)
        SELECT n.id, e.account_id, e.type, e.start_timestamp, e.lead_id, e.flow_id, NULL,
-              ${kind === 'expired' ? "now() - interval '1 day'" : 'e.expires_at'}, jsonb_set(e.body, '{id}', to_jsonb(n.id))
+              ${kind === 'expired' ? "now() - interval '9 days'" : 'e.expires_at'}, jsonb_set(e.body, '{id}', to_jsonb(n.id))
        FROM (SELECT * FROM ${q('events')} ORDER BY id LIMIT 1) e,
             LATERAL (SELECT substr(e.id, 1, 8) || lpad(to_hex($2::int * 1000000 + g), 16, '0') AS id FROM generate_series(1, $1::int) g) n`,
       [n, seeded],
