@@ -58,8 +58,9 @@ export type EntityCreateBody = Static<typeof EntityCreateBody>;
 export const EntityUpdateBody = Type.Partial(Type.Object(writable), { title: 'EntityUpdateBody' });
 export type EntityUpdateBody = Static<typeof EntityUpdateBody>;
 
-/** The fields a caller may write on an entity. */
-export type EntityInput = Static<ReturnType<typeof Type.Object<typeof writable>>>;
+/** The fields a caller may write on an entity, each of them. */
+export const EntityInputSchema = Type.Object(writable, { title: 'EntityInput' });
+export type EntityInput = Static<typeof EntityInputSchema>;
 
 /** An entity as the API shows it (spec "Entity"). */
 export const EntitySchema = Type.Object(
