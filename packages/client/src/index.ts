@@ -11,12 +11,15 @@ import type {
   EventRecord,
   Export,
   ExportFileLink,
+  FeedbackBody,
   FeedbackResult,
   FirehoseQueryParams,
   FirehoseValidation,
   Flow,
   IntakeResult,
   Problem,
+  RecipientFeedbackBody,
+  RecipientFeedbackQuery,
   SearchQueryParams,
   SearchResult,
   StatsQueryParams,
@@ -204,10 +207,14 @@ export function createClient(options: ClientOptions) {
     },
     /** Recipients' feedback: no API key; the delivery event ID authorizes it. A 201 means processed: check `outcome`. */
     feedback: {
-      submit: (eventId: string, body: { type: 'conversion' | 'return'; reason?: string; occurred_at?: string }) =>
+      submit: (eventId: string, body: FeedbackBody) =>
         request<FeedbackResult>({ method: 'POST', path: '/feedback', query: { event_id: eventId }, body }),
-      byRecipient: (recipientName: string, body: Record<string, unknown>) =>
-        request<FeedbackResult>({ method: 'POST', path: `/feedback/${segment(recipientName)}`, body }),
+      /** The standard integration reads {@link RecipientFeedbackBody}; others read their own format. */
+      byRecipient: (
+        recipientName: string,
+        body: RecipientFeedbackBody | Record<string, unknown>,
+        query: RecipientFeedbackQuery = {},
+      ) => request<FeedbackResult>({ method: 'POST', path: `/feedback/${segment(recipientName)}`, body, query }),
     },
     exports: {
       list: (query: { before_id?: string; after_id?: string; limit?: number } = {}) =>
