@@ -8,6 +8,8 @@ import type {
   EntityAliasUpdateBody,
   EntityCreateBody,
   EntityUpdateBody,
+  EventQueryBody,
+  EventQueryParams,
   EventRecord,
   Export,
   ExportFileLink,
@@ -196,8 +198,8 @@ export function createClient(options: ClientOptions) {
         }),
     },
     events: {
-      list: (query: Query = {}) => request<EventRecord[]>({ method: 'GET', path: '/events', query }),
-      query: (body: Record<string, unknown>) => request<EventRecord[]>({ method: 'POST', path: '/events', body }),
+      list: (query: EventQueryParams = {}) => request<EventRecord[]>({ method: 'GET', path: '/events', query }),
+      query: (body: EventQueryBody) => request<EventRecord[]>({ method: 'POST', path: '/events', body }),
       get: (id: string) => request<EventRecord>({ method: 'GET', path: `/events/${segment(id)}` }),
       /** Statistics rows (JSON). */
       stats: (query: StatsQueryParams = {}) => request<StatsRow[]>({ method: 'GET', path: '/events/stats', query }),

@@ -28,3 +28,4 @@ export {
   RecipientFeedbackBody,
   RecipientFeedbackQuery,
 } from './feedback';
+export { EventQueryBody, EventQueryParams, EventSchema } from './events';
