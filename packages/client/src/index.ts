@@ -8,15 +8,20 @@ import type {
   EntityAliasUpdateBody,
   EntityCreateBody,
   EntityUpdateBody,
+  EventQueryBody,
+  EventQueryParams,
   EventRecord,
   Export,
   ExportFileLink,
+  FeedbackBody,
   FeedbackResult,
   FirehoseQueryParams,
   FirehoseValidation,
   Flow,
   IntakeResult,
   Problem,
+  RecipientFeedbackBody,
+  RecipientFeedbackQuery,
   SearchQueryParams,
   SearchResult,
   StatsQueryParams,
@@ -195,8 +200,8 @@ export function createClient(options: ClientOptions) {
         }),
     },
     events: {
-      list: (query: Query = {}) => request<EventRecord[]>({ method: 'GET', path: '/events', query }),
-      query: (body: Record<string, unknown>) => request<EventRecord[]>({ method: 'POST', path: '/events', body }),
+      list: (query: EventQueryParams = {}) => request<EventRecord[]>({ method: 'GET', path: '/events', query }),
+      query: (body: EventQueryBody) => request<EventRecord[]>({ method: 'POST', path: '/events', body }),
       get: (id: string) => request<EventRecord>({ method: 'GET', path: `/events/${segment(id)}` }),
       /** Statistics rows (JSON). */
       stats: (query: StatsQueryParams = {}) => request<StatsRow[]>({ method: 'GET', path: '/events/stats', query }),
@@ -208,10 +213,14 @@ export function createClient(options: ClientOptions) {
      * Recipients' feedback: no API key; the delivery event ID authorizes it. A 201 means processed: check `outcome`.
      */
     feedback: {
-      submit: (eventId: string, body: { type: 'conversion' | 'return'; reason?: string; occurred_at?: string }) =>
+      submit: (eventId: string, body: FeedbackBody) =>
         request<FeedbackResult>({ method: 'POST', path: '/feedback', query: { event_id: eventId }, body }),
-      byRecipient: (recipientName: string, body: Record<string, unknown>) =>
-        request<FeedbackResult>({ method: 'POST', path: `/feedback/${segment(recipientName)}`, body }),
+      /** The standard integration reads {@link RecipientFeedbackBody}; others read their own format. */
+      byRecipient: (
+        recipientName: string,
+        body: RecipientFeedbackBody | Record<string, unknown>,
+        query: RecipientFeedbackQuery = {},
+      ) => request<FeedbackResult>({ method: 'POST', path: `/feedback/${segment(recipientName)}`, body, query }),
     },
     exports: {
       list: (query: { before_id?: string; after_id?: string; limit?: number } = {}) =>

@@ -1,6 +1,9 @@
+import type { Static } from '@sinclair/typebox';
 import { err, ok, type Result } from 'neverthrow';
 import type { Issue } from '../errors';
-import { type Id, isId } from '../ids';
+import type { Id } from '../ids';
+import { validator } from '../schemas/define';
+import { EVENTS_DEFAULT_LIMIT, EventQueryChecked } from '../schemas/events';
 import { type RuleElement, validateRules } from '../rules';
 import { parseIsoInZone } from '../time';
 
@@ -18,8 +21,15 @@ export interface EventQuery {
   readonly sort: 'asc' | 'desc';
 }
 
-export const EVENTS_DEFAULT_LIMIT = 100;
-export const EVENTS_MAX_LIMIT = 1000;
+export { EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT } from '../schemas/events';
+// after_id, before_id, limit and sort are checked by their schema; times, rules, field paths and types by code below.
+const checkShape = validator(EventQueryChecked);
+/** The order issues are told in: the order of the parameters. */
+const ORDER = ['after_id', 'before_id', 'start', 'end', 'limit', 'sort', 'rules', 'include', 'exclude', 'type'];
+const rank = (issue: Issue) => {
+  const at = ORDER.indexOf(issue.path.split('/')[1] ?? '');
+  return at === -1 ? ORDER.length : at;
+};
 const PATH = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
 /**
@@ -48,12 +58,6 @@ function list(value: unknown): string[] | undefined {
 export function parseEventQuery(input: Record<string, unknown>): Result<EventQuery, Issue[]> {
   const issues: Issue[] = [];
   const bad = (name: string, message: string) => issues.push({ path: `/${name}`, message: `${name} ${message}.` });
-  const id = (name: string): Id | undefined => {
-    const v = input[name];
-    if (v === undefined) return undefined;
-    if (!isId(v)) return void bad(name, 'must be a 24-character hexadecimal ID');
-    return v.toLowerCase();
-  };
   const instant = (name: string): number | undefined => {
     const v = input[name];
     if (v === undefined) return undefined;
@@ -61,26 +65,26 @@ export function parseEventQuery(input: Record<string, unknown>): Result<EventQue
     if (t === undefined) bad(name, 'must be an ISO 8601 date-time or epoch milliseconds');
     return t;
   };
-  const after_id = id('after_id');
-  const before_id = id('before_id');
+  // Query text and form bodies send a limit as digits, as queryValidator converts them.
+  const limitText = typeof input.limit === 'string' && /^\d+$/.test(input.limit);
+  const shape = checkShape({
+    after_id: input.after_id,
+    before_id: input.before_id,
+    limit: limitText ? Number(input.limit) : input.limit,
+    sort: input.sort,
+  });
+  if (shape.isErr()) issues.push(...shape.error);
+  const {
+    after_id: afterId,
+    before_id: beforeId,
+    limit = EVENTS_DEFAULT_LIMIT,
+    sort = 'desc',
+  } = shape.unwrapOr({} as Static<typeof EventQueryChecked>);
+  const after_id = afterId?.toLowerCase();
+  const before_id = beforeId?.toLowerCase();
   const start = instant('start');
   const end = instant('end');
   if (start !== undefined && end !== undefined && end < start) bad('end', 'must not be before start');
-
-  let limit = EVENTS_DEFAULT_LIMIT;
-  if (input.limit !== undefined) {
-    const n =
-      typeof input.limit === 'number'
-        ? input.limit
-        : /^\d+$/.test(String(input.limit))
-          ? Number(input.limit)
-          : Number.NaN;
-    if (!Number.isInteger(n) || n < 1 || n > EVENTS_MAX_LIMIT)
-      bad('limit', `must be an integer from 1 to ${EVENTS_MAX_LIMIT}`);
-    else limit = n;
-  }
-  const sort = input.sort === undefined ? 'desc' : input.sort;
-  if (sort !== 'asc' && sort !== 'desc') bad('sort', 'must be asc or desc');
 
   let rules: readonly RuleElement[] = [];
   if (input.rules !== undefined) {
@@ -111,7 +115,7 @@ export function parseEventQuery(input: Record<string, unknown>): Result<EventQue
   const types = list(input.type);
   if (types?.some((t) => !/^[a-z-]{1,40}$/.test(t))) bad('type', 'must name event types such as source or recipient');
 
-  if (issues.length > 0) return err(issues);
+  if (issues.length > 0) return err(issues.sort((a, b) => rank(a) - rank(b)));
   return ok({
     ...(after_id ? { after_id } : {}),
     ...(before_id ? { before_id } : {}),
@@ -122,7 +126,7 @@ export function parseEventQuery(input: Record<string, unknown>): Result<EventQue
     ...(exclude ? { exclude } : {}),
     ...(types && types.length > 0 ? { types } : {}),
     limit,
-    sort: sort as 'asc' | 'desc',
+    sort,
   });
 }
 

@@ -9,13 +9,17 @@ import { isoTime } from '../time';
 import { project } from './project';
 import { type EventQuery, parseEventQuery } from './query';
 import type { EventRecord, StoredEvent } from '../domain/events';
+import type { EventQueryBody, EventQueryParams } from '../schemas/events';
 
 /** The `events` sub-API: the account's event records. */
 export interface EventsApi {
-  /** Events matching the query (GET /events parameters or a POST /events body), by ID order. */
+  /**
+   * Events matching the query (GET /events parameters or a POST /events body), by ID order. The query
+   * is typed by its schemas (schemas/events.ts) and checked here: 400 names every bad parameter.
+   */
   list(
     principal: Principal,
-    query: Record<string, unknown>,
+    query: EventQueryBody | EventQueryParams,
     options?: { readonly signal?: AbortSignal },
   ): ResultAsync<Record<string, unknown>[], LeadrouteError>;
   get(principal: Principal, id: string): ResultAsync<EventRecord, LeadrouteError>;
@@ -83,7 +87,7 @@ export function createEventsApi(deps: { storage: Storage; clock: Clock }): Event
 
   return {
     list(principal, input, options = {}) {
-      const parsed = parseEventQuery(input);
+      const parsed = parseEventQuery(input as Record<string, unknown>);
       if (parsed.isErr()) return errAsync(errors.badRequest('The events query is not valid.', parsed.error));
       const q = parsed.value;
       const filter = q.rules.length > 0 ? compileRules(q.rules, 'and') : undefined;

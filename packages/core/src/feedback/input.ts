@@ -1,4 +1,7 @@
+import { Type } from '@sinclair/typebox';
 import { err, ok, type Result } from 'neverthrow';
+import { validator } from '../schemas/define';
+import { FeedbackBody } from '../schemas/feedback';
 import { isoTime, parseIsoInZone } from '../time';
 import type { FeedbackInput, FeedbackType } from './types';
 
@@ -39,14 +42,32 @@ export function parseOccurredAt(value: unknown): number | undefined {
   return parseIsoInZone(value.trim(), 'UTC');
 }
 
-/** A scalar body value as text: forms and XML send strings, JSON may send numbers. */
-function text(value: unknown): string | undefined {
-  if (typeof value === 'string') return value.trim();
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return undefined;
-}
-
 const absent = (value: unknown) => value === undefined || value === null;
+
+// The fields the schema checks; occurred_at is read by parseOccurredAt, which never refuses (a warning instead).
+const checkFields = validator(Type.Omit(FeedbackBody, ['occurred_at']));
+
+/**
+ * The fields as the schema reads them: forms and XML send text, JSON may send a number as the reason,
+ * so (as queryValidator converts query text) a type is trimmed and lower-cased, a reason trimmed or
+ * a finite number made text, and an empty type or a null one left out (then it is missing).
+ */
+function converted(input: FeedbackInput): Record<string, unknown> {
+  const { type, reason } = input;
+  return {
+    ...(absent(type) || type === '' ? {} : { type: typeof type === 'string' ? type.trim().toLowerCase() : type }),
+    ...(absent(reason)
+      ? {}
+      : {
+          reason:
+            typeof reason === 'string'
+              ? reason.trim()
+              : typeof reason === 'number' && Number.isFinite(reason)
+                ? String(reason)
+                : reason,
+        }),
+  };
+}
 
 /**
  * Validates type, reason and occurred_at. A bad type or a reason that is not text is an
@@ -56,11 +77,10 @@ const absent = (value: unknown) => value === undefined || value === null;
  * @param receivedAt the receipt time (the service clock).
  */
 export function validateFeedback(input: FeedbackInput, receivedAt: number): Result<ValidFeedback, string> {
-  if (absent(input.type) || input.type === '') return err('type is required: conversion or return.');
-  const type = typeof input.type === 'string' ? input.type.trim().toLowerCase() : undefined;
-  if (type !== 'conversion' && type !== 'return') return err('type must be conversion or return.');
-  const sent = absent(input.reason) ? '' : text(input.reason);
-  if (sent === undefined) return err('reason must be a string.');
+  const checked = checkFields(converted(input));
+  if (checked.isErr()) return err(checked.error[0]?.message ?? 'The feedback is not valid.');
+  const { type } = checked.value;
+  const sent = checked.value.reason ?? '';
   const base: Omit<ValidFeedback, 'occurred_at'> =
     sent.length > MAX_REASON_LENGTH
       ? { type, reason: clipReason(sent), reasonCutFrom: sent.length }

@@ -3,7 +3,8 @@ import { errors } from '../errors';
 import { type FeedbackIntegrationRegistry, STANDARD_FEEDBACK_NAME } from './integrations';
 import { deliveryByEventId, deliveryByRecordId, type FeedbackDeps } from './lookup';
 import { processFeedback } from './process';
-import type { FeedbackError, FeedbackInput, FeedbackResult, InboundFeedbackModule } from './types';
+import type { FeedbackBody, RecipientFeedbackQuery } from '../schemas/feedback';
+import type { FeedbackError, FeedbackResult, InboundFeedbackModule } from './types';
 
 /** The `feedback` sub-API: what recipients report about delivered leads. */
 export interface FeedbackApi {
@@ -12,9 +13,10 @@ export interface FeedbackApi {
    * malformed ID; one 404, alike for all, for an ID that names no live delivery
    * event (unknown, expired, a lead ID, a non-delivery event); 403/409 when the
    * step's feedback is not configured or switched off, 400 for a bad type. Only
-   * processed feedback (ok, the spec's 201) shows the lead.
+   * processed feedback (ok, the spec's 201) shows the lead. The input is typed by its schema
+   * (schemas/feedback.ts) and checked by it here, after the delivery is known.
    */
-  submit(eventId: unknown, input: FeedbackInput): ResultAsync<FeedbackResult, FeedbackError>;
+  submit(eventId: string | undefined, input: FeedbackBody): ResultAsync<FeedbackResult, FeedbackError>;
   /**
    * Feedback through the inbound integration `platform-<recipientName>.inbound.feedback`
    * (POST /feedback/{recipient_name}): the integration reads `body`, and the lead is
@@ -26,7 +28,7 @@ export interface FeedbackApi {
   submitByRecipient(
     recipientName: string,
     body: unknown,
-    options?: { readonly recipientId?: unknown },
+    options?: { readonly recipientId?: RecipientFeedbackQuery['recipient_id'] },
   ): ResultAsync<FeedbackResult, FeedbackError>;
   /** The installed inbound feedback integrations. */
   readonly integrations: FeedbackIntegrationRegistry;

@@ -1,33 +1,20 @@
+import type { Static } from '@sinclair/typebox';
 import type { Result } from 'neverthrow';
 import type { LeadrouteError } from '../errors';
-import type { Id } from '../ids';
+import type { FEEDBACK_TYPES, FeedbackResultSchema, LeadSummarySchema } from '../schemas/feedback';
 
 /** What a recipient reports about a delivered lead (spec "Feedback request" `type`). */
-export type FeedbackType = 'conversion' | 'return';
+export type FeedbackType = (typeof FEEDBACK_TYPES)[number];
 
 /** The lead as a feedback result shows it (spec "Feedback result" `lead`). */
-export interface LeadSummary {
-  readonly id: Id;
-  readonly first_name: string;
-  readonly last_name: string;
-  readonly email: string;
-  readonly phone_1: string;
-}
+export type LeadSummary = Static<typeof LeadSummarySchema>;
 
 /**
- * The answer to a feedback submission (spec "Feedback result"). A 201 carries
- * outcome success or failure; some error statuses carry one with outcome error
- * or failure.
+ * The answer to a feedback submission (spec "Feedback result"), typed by its schema
+ * (schemas/feedback.ts). A 201 carries outcome success or failure; some error statuses
+ * carry one with outcome error or failure.
  */
-export interface FeedbackResult {
-  readonly outcome: 'success' | 'failure' | 'error';
-  /** Why the outcome is not success; absent on success. */
-  readonly reason?: string;
-  /** The lead's purchase price; 0 on every refusal (an error status), as nothing of the lead is shown then. */
-  readonly price: number;
-  /** Only on a processed result (the spec's 201): a refused key-less call shows nothing of the lead (issue #18.1). */
-  readonly lead?: LeadSummary;
-}
+export type FeedbackResult = Static<typeof FeedbackResultSchema>;
 
 /**
  * An error of a feedback submission. Once the delivery is known, `result` is

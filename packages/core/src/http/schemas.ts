@@ -7,6 +7,8 @@ import {
   EntitySchema,
   EntityUpdateBody,
 } from '../schemas/entities';
+import { EventQueryBody, EventSchema } from '../schemas/events';
+import { FeedbackBody, FeedbackResultSchema, RecipientFeedbackBody } from '../schemas/feedback';
 import { FirehoseValidationSchema, SearchHitSchema, SearchResultSchema, StatsRowSchema } from '../schemas/responses';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
@@ -15,7 +17,6 @@ export type JsonSchema = { readonly [key: string]: unknown };
 const id = { type: 'string', pattern: '^[0-9a-fA-F]{24}$' } as const;
 const ruleId = { type: 'string', pattern: '^[0-9a-zA-Z]{6}$' } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;
-const nullable = (schema: JsonSchema): JsonSchema => ({ oneOf: [schema, { type: 'null' }] });
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
 /** Schemas shared by the OpenAPI document, referenced as `#/components/schemas/<name>`. */
@@ -88,6 +89,9 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     },
   },
   FirehoseValidation: jsonSchema(FirehoseValidationSchema),
+  FeedbackBody: jsonSchema(FeedbackBody),
+  RecipientFeedbackBody: jsonSchema(RecipientFeedbackBody),
+  FeedbackResult: jsonSchema(FeedbackResultSchema),
   FlowInput: {
     type: 'object',
     required: ['name'],
@@ -168,40 +172,8 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       price: { type: 'number' },
     },
   },
-  Event: {
-    type: 'object',
-    description: 'An event record: a self-contained snapshot of the lead at the moment it visited a step.',
-    required: ['id', 'type', 'outcome', 'reason', 'vars'],
-    properties: {
-      id,
-      type: { type: 'string' },
-      outcome: { type: 'string' },
-      reason: { type: 'string' },
-      vars: { type: 'object' },
-      lead_id: id,
-      flow_id: id,
-      source_id: id,
-      recipient_id: nullable(id),
-      start_timestamp: { type: 'integer' },
-      end_timestamp: { type: 'integer' },
-      expires_at: dateTime,
-    },
-  },
-  EventQuery: {
-    type: 'object',
-    properties: {
-      start: dateTime,
-      end: dateTime,
-      rules: { type: 'array', items: { oneOf: [ref('Rule'), ref('RuleSet')] } },
-      include: { type: 'array', items: { type: 'string' } },
-      exclude: { type: 'array', items: { type: 'string' } },
-      limit: { type: 'integer', minimum: 1, maximum: 1000 },
-      sort: { enum: ['asc', 'desc'] },
-      after_id: id,
-      before_id: id,
-      type: { type: 'array', items: { type: 'string' } },
-    },
-  },
+  Event: jsonSchema(EventSchema),
+  EventQuery: jsonSchema(EventQueryBody),
 };
 
 export const schemaRef = ref;

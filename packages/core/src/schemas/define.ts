@@ -27,6 +27,8 @@ import { isTimeZone } from '../time';
 /** The words a property's problem is told in: `<name> <message>.`, e.g. `name must be a string…`. */
 export interface Described {
   readonly 'x-message'?: string;
+  /** The words of a required property that is missing; `is required` when not given. */
+  readonly 'x-required'?: string;
 }
 
 /** An http or https URL of at most 2048 characters. */
@@ -109,7 +111,9 @@ function issuesOf(schema: TObject, errors: ValueErrorIterator): Issue[] {
     if (issues.has(key)) continue;
     const property = schema.properties[key] as (TSchema & Described) | undefined;
     const missing = error.path === `/${key}` && error.value === undefined;
-    const message = missing ? 'is required' : (property?.['x-message'] ?? error.message.toLowerCase());
+    const message = missing
+      ? (property?.['x-required'] ?? 'is required')
+      : (property?.['x-message'] ?? error.message.toLowerCase());
     issues.set(key, { path: `/${key}`, message: `${key} ${message}.` });
   }
   return [...issues.values()];

@@ -18,3 +18,14 @@ export {
   StatsQueryParams,
 } from './queries';
 export { FirehoseValidationSchema, SearchHitSchema, SearchResultSchema, StatsRowSchema } from './responses';
+export {
+  FEEDBACK_TYPES,
+  FeedbackBody,
+  FeedbackEventQuery,
+  FeedbackQueryParams,
+  FeedbackResultSchema,
+  LeadSummarySchema,
+  RecipientFeedbackBody,
+  RecipientFeedbackQuery,
+} from './feedback';
+export { EventQueryBody, EventQueryParams, EventSchema } from './events';

@@ -5,41 +5,18 @@ import type { LeadService } from '../../service';
 import { isRecord } from '../../validation';
 import { header } from '../headers';
 import { JSON_OR_XML, negotiated } from '../reply';
-import { ID_SCHEMA, type JsonSchema } from '../schemas';
+import { schemaRef } from '../schemas';
+import {
+  type FeedbackBody,
+  FeedbackEventQuery,
+  FeedbackQueryParams,
+  RecipientFeedbackQuery,
+} from '../../schemas/feedback';
 import { problemOf, statusOf } from '../status';
-import type { QueryParamDoc, Reply, Route, RouteDoc, RouteErrorContext } from '../types';
+import type { Reply, Route, RouteDoc, RouteErrorContext } from '../types';
 
 const PLAIN_TEXT = 'text/plain; charset=utf-8';
 
-const text = { type: 'string' } as const;
-const RESULT: JsonSchema = {
-  type: 'object',
-  description: 'Feedback result. A 201 means processed, not accepted: check outcome.',
-  required: ['outcome', 'price'],
-  properties: {
-    outcome: { enum: ['success', 'failure', 'error'] },
-    reason: text,
-    price: { type: 'number' },
-    lead: {
-      type: 'object',
-      properties: { id: ID_SCHEMA, first_name: text, last_name: text, email: text, phone_1: text },
-    },
-  },
-};
-const FIELDS = {
-  type: { enum: ['conversion', 'return'] },
-  reason: { type: 'string', description: 'Conversion: the lifecycle stage reached. Return: why.' },
-  occurred_at: {
-    type: 'string',
-    description: 'ISO 8601; without an offset read as UTC; unreadable values are ignored.',
-  },
-} as const;
-const EVENT_ID: QueryParamDoc = {
-  name: 'event_id',
-  required: true,
-  description: 'The delivery (recipient) event the feedback refers to; it authorizes the request.',
-  schema: ID_SCHEMA,
-};
 const ERRORS = {
   400: 'type missing or not conversion/return (a feedback result, outcome error), or a body that cannot be parsed (plain text).',
   403: 'Feedback is not configured on the delivering step.',
@@ -52,24 +29,17 @@ const ERRORS = {
   415: 'Body present without Content-Type, or with a charset that cannot be decoded.',
   422: 'event_id is missing or not a 24-hex ID. (Departs from the spec: the wrong kind of ID is the 404 above.)',
 };
+const RESULT = schemaRef('FeedbackResult');
 const BY_EVENT: RouteDoc = {
   status: 201,
-  query: [EVENT_ID],
-  body: { type: 'object', required: ['type'], properties: FIELDS },
+  query: FeedbackEventQuery,
+  body: schemaRef('FeedbackBody'),
   response: RESULT,
   errors: ERRORS,
 };
 const BY_QUERY: RouteDoc = {
   status: 201,
-  query: [
-    EVENT_ID,
-    ...Object.entries(FIELDS).map(([name, schema]) => ({
-      name,
-      schema,
-      required: name === 'type',
-      description: 'description' in schema ? schema.description : `Feedback ${name}.`,
-    })),
-  ],
+  query: FeedbackQueryParams,
   response: RESULT,
   errors: {
     400: 'type missing or not conversion/return (a feedback result, outcome error).',
@@ -80,25 +50,10 @@ const BY_QUERY: RouteDoc = {
     422: ERRORS[422],
   },
 };
-const RECIPIENT_ID: QueryParamDoc = {
-  name: 'recipient_id',
-  required: false,
-  description:
-    'The recipient entity the lead was delivered to. When given, recipient_record_id is looked up only among deliveries to it; ' +
-    'give it when the feedback URL is configured, so that a record ID another recipient or account also uses can never select their lead.',
-  schema: ID_SCHEMA,
-};
 const BY_RECIPIENT: RouteDoc = {
   status: 201,
-  query: [RECIPIENT_ID],
-  body: {
-    type: 'object',
-    description: 'For standard; other integrations read their own format.',
-    properties: {
-      ...FIELDS,
-      recipient_record_id: { type: 'string', description: "The recipient's own record ID for the lead." },
-    },
-  },
+  query: RecipientFeedbackQuery,
+  body: schemaRef('RecipientFeedbackBody'),
   response: RESULT,
   errors: {
     ...ERRORS,
@@ -175,7 +130,7 @@ export function feedbackRoutes(service: LeadService): Route[] {
       mapError: byEventId,
       handle: (c) =>
         feedback
-          .submit(c.query.get('event_id') ?? undefined, isRecord(c.body) ? c.body : {})
+          .submit(c.query.get('event_id') ?? undefined, (isRecord(c.body) ? c.body : {}) as FeedbackBody)
           .map(negotiated(c.mediaType, 201, 'result')),
     },
     {
@@ -192,7 +147,7 @@ export function feedbackRoutes(service: LeadService): Route[] {
             type: c.query.get('type') ?? undefined,
             reason: c.query.get('reason') ?? undefined,
             occurred_at: c.query.get('occurred_at') ?? undefined,
-          })
+          } as FeedbackBody)
           .map(negotiated(c.mediaType, 201, 'result')),
     },
     {
