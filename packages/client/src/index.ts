@@ -10,7 +10,9 @@ import type {
   EntityUpdateBody,
   EventRecord,
   Export,
+  ExportCreateBody,
   ExportFileLink,
+  ExportListQueryParams,
   FeedbackResult,
   FirehoseQueryParams,
   FirehoseValidation,
@@ -210,16 +212,8 @@ export function createClient(options: ClientOptions) {
         request<FeedbackResult>({ method: 'POST', path: `/feedback/${segment(recipientName)}`, body }),
     },
     exports: {
-      list: (query: { before_id?: string; after_id?: string; limit?: number } = {}) =>
-        request<Export[]>({ method: 'GET', path: '/exports', query }),
-      create: (body: {
-        start?: string;
-        end?: string;
-        fields?: string[];
-        filter_rules?: { lhv: string; op: string; rhv?: string }[];
-        email_to?: string[];
-        standard_dates?: boolean;
-      }) => request<Export>({ method: 'POST', path: '/exports', body }),
+      list: (query: ExportListQueryParams = {}) => request<Export[]>({ method: 'GET', path: '/exports', query }),
+      create: (body: ExportCreateBody) => request<Export>({ method: 'POST', path: '/exports', body }),
       get: (id: string) => request<Export>({ method: 'GET', path: `/exports/${segment(id)}` }),
       /** A download link valid for 10 seconds: call it just before downloading. */
       fileLink: (id: string) => request<ExportFileLink>({ method: 'GET', path: `/exports/${segment(id)}/file` }),

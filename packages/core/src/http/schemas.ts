@@ -7,6 +7,7 @@ import {
   EntitySchema,
   EntityUpdateBody,
 } from '../schemas/entities';
+import { ExportCreateBody, ExportFileLinkSchema, ExportSchema } from '../schemas/exports';
 import { FirehoseValidationSchema, SearchHitSchema, SearchResultSchema, StatsRowSchema } from '../schemas/responses';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
@@ -88,6 +89,9 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     },
   },
   FirehoseValidation: jsonSchema(FirehoseValidationSchema),
+  ExportCreateBody: jsonSchema(ExportCreateBody),
+  Export: jsonSchema(ExportSchema),
+  ExportFileLink: jsonSchema(ExportFileLinkSchema),
   FlowInput: {
     type: 'object',
     required: ['name'],

@@ -17,4 +17,11 @@ export {
   STATS_TYPES,
   StatsQueryParams,
 } from './queries';
+export {
+  ExportCreateBody,
+  ExportDownloadQueryParams,
+  ExportFileLinkSchema,
+  ExportListQueryParams,
+  ExportSchema,
+} from './exports';
 export { FirehoseValidationSchema, SearchHitSchema, SearchResultSchema, StatsRowSchema } from './responses';
