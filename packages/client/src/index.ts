@@ -1,5 +1,6 @@
 import type {
   ActivityPage,
+  ActivityQueryParams,
   Alert,
   AlertSettings,
   Entity,
@@ -224,7 +225,7 @@ export function createClient(options: ClientOptions) {
     alerts: {
       list: () => request<Alert[]>({ method: 'GET', path: '/alerts' }),
       settings: () => request<AlertSettings>({ method: 'GET', path: '/alerts/settings' }),
-      activity: (key: string, query: { before?: string; limit?: number; kind?: string } = {}) =>
+      activity: (key: string, query: ActivityQueryParams = {}) =>
         request<ActivityPage>({ method: 'GET', path: `/alerts/${segment(key)}/activity`, query }),
     },
     firehose: {

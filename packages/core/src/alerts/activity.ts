@@ -9,11 +9,12 @@ import {
   type AlertActivityEntry,
   type StoredActivity,
 } from '../ports/alerts';
+import { ACTIVITY_LIMIT, ActivityQueryParams } from '../schemas/alerts';
+import { queryValidator } from '../schemas/define';
 import { parseIsoInZone } from '../time';
 import { isRecord } from '../validation';
 
-/** Timeline page size (spec: 1..200, default 50). */
-export const ACTIVITY_LIMIT = { min: 1, max: 200, default: 50 } as const;
+export { ACTIVITY_LIMIT } from '../schemas/alerts';
 
 /** One page of a timeline as GET /alerts/{key}/activity answers it. */
 export interface ActivityPage {
@@ -52,40 +53,33 @@ function fromDate(text: string): ActivityQuery['before'] | undefined {
   return at === undefined ? undefined : { at: new Date(at).toISOString() };
 }
 
-/** The query of GET /alerts/{key}/activity, checked: 400 names each bad parameter. */
+const checkQuery = queryValidator(ActivityQueryParams, 'is not an activity parameter');
+
+/**
+ * The query of GET /alerts/{key}/activity, checked: 400 names each bad parameter. Parameters
+ * it does not know are ignored, and a repeated one is read at its first value.
+ */
 export function parseActivityQuery(
   query: URLSearchParams,
 ): Result<{ before?: ActivityQuery['before']; limit: number; kind?: ActivityKind }, LeadrouteError> {
-  const issues: Issue[] = [];
-  const out: { before?: ActivityQuery['before']; limit: number; kind?: ActivityKind } = {
-    limit: ACTIVITY_LIMIT.default,
-  };
-  const before = query.get('before');
-  if (before !== null) {
-    const parsed = fromCursor(before) ?? fromDate(before.trim());
-    if (parsed) out.before = parsed;
-    else
-      issues.push({
-        path: '/before',
-        message: 'before must be a next_before cursor or an ISO 8601 date or date-time.',
-      });
+  const known = new URLSearchParams();
+  for (const key of Object.keys(ActivityQueryParams.properties)) {
+    const value = query.get(key);
+    if (value !== null) known.set(key, value);
   }
-  const limit = query.get('limit');
-  if (limit !== null) {
-    const n = /^\d{1,4}$/.test(limit) ? Number(limit) : Number.NaN;
-    if (n >= ACTIVITY_LIMIT.min && n <= ACTIVITY_LIMIT.max) out.limit = n;
-    else
-      issues.push({
-        path: '/limit',
-        message: `limit must be an integer from ${ACTIVITY_LIMIT.min} to ${ACTIVITY_LIMIT.max}.`,
-      });
-  }
-  const kind = query.get('kind');
-  if (kind !== null) {
-    if ((ACTIVITY_KINDS as readonly string[]).includes(kind)) out.kind = kind as ActivityKind;
-    else issues.push({ path: '/kind', message: `kind must be one of ${ACTIVITY_KINDS.join(', ')}.` });
-  }
-  return issues.length > 0 ? err(errors.badRequest('Invalid activity query.', issues)) : ok(out);
+  const checked = checkQuery(known);
+  const issues: Issue[] = checked.isErr() ? [...checked.error] : [];
+  // Whether `before` is a cursor or a date the schema cannot say.
+  const text = known.get('before');
+  const before = text === null ? undefined : (fromCursor(text) ?? fromDate(text.trim()));
+  if (text !== null && before === undefined)
+    issues.unshift({
+      path: '/before',
+      message: 'before must be a next_before cursor or an ISO 8601 date or date-time.',
+    });
+  if (checked.isErr() || issues.length > 0) return err(errors.badRequest('Invalid activity query.', issues));
+  const { limit = ACTIVITY_LIMIT.default, kind } = checked.value;
+  return ok({ limit, ...(before ? { before } : {}), ...(kind ? { kind } : {}) });
 }
 
 /** What the host records about what people did (`service.alerts.addActivity`). */

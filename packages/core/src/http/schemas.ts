@@ -7,6 +7,7 @@ import {
   EntitySchema,
   EntityUpdateBody,
 } from '../schemas/entities';
+import { ActivityPageSchema, AlertSchema, AlertSettingsSchema } from '../schemas/alerts';
 import { ExportCreateBody, ExportFileLinkSchema, ExportSchema } from '../schemas/exports';
 import { FirehoseValidationSchema, SearchHitSchema, SearchResultSchema, StatsRowSchema } from '../schemas/responses';
 
@@ -92,6 +93,9 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   ExportCreateBody: jsonSchema(ExportCreateBody),
   Export: jsonSchema(ExportSchema),
   ExportFileLink: jsonSchema(ExportFileLinkSchema),
+  Alert: jsonSchema(AlertSchema),
+  ActivityPage: jsonSchema(ActivityPageSchema),
+  AlertSettings: jsonSchema(AlertSettingsSchema),
   FlowInput: {
     type: 'object',
     required: ['name'],

@@ -4,6 +4,13 @@
  */
 export { isHttpUrl, jsonSchema, queryValidator, type Validator, validator } from './define';
 export {
+  ActivityPageSchema,
+  ActivityQueryParams,
+  AlertActivityEntrySchema,
+  AlertSchema,
+  AlertSettingsSchema,
+} from './alerts';
+export {
   EntityAliasCreateBody,
   EntityAliasSchema,
   EntityAliasUpdateBody,
