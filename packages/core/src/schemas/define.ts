@@ -22,6 +22,7 @@ import { TypeCompiler, type ValueError, type ValueErrorIterator, ValueErrorType 
 import { err, ok, type Result } from 'neverthrow';
 import type { Issue } from '../errors';
 import { isId } from '../ids';
+import { isEmailAddress } from '../rules/fields/email';
 import { isTimeZone } from '../time';
 
 /** The words a property's problem is told in: `<name> <message>.`, e.g. `name must be a string…`. */
@@ -49,6 +50,8 @@ FormatRegistry.Set('leadroute-id', isId);
 FormatRegistry.Set('iana-time-zone', isTimeZone);
 FormatRegistry.Set('http-url', isHttpUrl);
 FormatRegistry.Set('date-time', (value) => !Number.isNaN(Date.parse(value)));
+// Spaces around the address are allowed here (a body's addresses are trimmed); a pattern refuses them where they are not.
+FormatRegistry.Set('email', (value) => isEmailAddress(value.trim()));
 
 /**
  * An array of distinct items. TypeBox checks `uniqueItems` by hashing each item (BigInt FNV-1a:

@@ -1,7 +1,6 @@
-import { FormatRegistry, Kind, type Static, Type, TypeRegistry } from '@sinclair/typebox';
+import { Kind, type Static, Type, TypeRegistry } from '@sinclair/typebox';
 import type { Export } from '../domain/exports';
 import type { RuleElement, RuleInput, RuleSetInput } from '../domain/rules';
-import { isEmailAddress } from '../rules/fields/email';
 import { S } from './define';
 
 /** Most columns an export may have. */
@@ -11,8 +10,6 @@ export const EXPORT_MAX_RECIPIENTS = 50;
 /** `GET /exports` limit bounds (spec: 1..100) and the default page size (spec: not shown). */
 export const EXPORTS_MAX_LIMIT = 100;
 export const EXPORTS_DEFAULT_LIMIT = 25;
-
-FormatRegistry.Set('email', (value) => isEmailAddress(value.trim()));
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 

@@ -8,6 +8,7 @@ export {
   ActivityQueryParams,
   AlertActivityEntrySchema,
   AlertSchema,
+  AlertSettingsOverridesSchema,
   AlertSettingsSchema,
 } from './alerts';
 export {
