@@ -1,18 +1,10 @@
 import { err, ok, type Result } from 'neverthrow';
 import { errors, type Issue, type LeadrouteError } from '../errors';
 import { isId } from '../ids';
-import {
-  ACTIVITY_KINDS,
-  ACTIVITY_SOURCES,
-  type ActivityKind,
-  type ActivityQuery,
-  type AlertActivityEntry,
-  type StoredActivity,
-} from '../ports/alerts';
-import { ACTIVITY_LIMIT, ActivityQueryParams } from '../schemas/alerts';
-import { queryValidator } from '../schemas/define';
+import type { ActivityKind, ActivityQuery, AlertActivityEntry, StoredActivity } from '../ports/alerts';
+import { ACTIVITY_LIMIT, ActivityInputSchema, ActivityQueryParams } from '../schemas/alerts';
+import { queryValidator, validator } from '../schemas/define';
 import { parseIsoInZone } from '../time';
-import { isRecord } from '../validation';
 
 export { ACTIVITY_LIMIT } from '../schemas/alerts';
 
@@ -82,56 +74,24 @@ export function parseActivityQuery(
   return ok({ limit, ...(before ? { before } : {}), ...(kind ? { kind } : {}) });
 }
 
-/** What the host records about what people did (`service.alerts.addActivity`). */
-export interface ActivityInput {
-  readonly kind: ActivityKind;
-  readonly actor: { readonly type: string; readonly id: string; readonly name: string };
-  /** @default 'customer' */
-  readonly visibility?: 'customer' | 'internal';
-  /** @default 'api' */
-  readonly source?: 'ui' | 'slack' | 'api' | 'collector';
-  readonly data?: Readonly<Record<string, unknown>> | null;
-  /** ISO 8601; @default now */
-  readonly at?: string;
-}
+import type { ActivityInput } from '../schemas/alerts';
 
-const DETECTOR_KINDS: ReadonlySet<string> = new Set([
-  'created',
-  'severity_change',
-  'relabel',
-  'message_change',
-  'resolved',
-]);
+export type { ActivityInput };
 
-/** Checks an activity input; the detector's own kinds are refused, as only the detector writes them. */
+const checkActivity = validator(ActivityInputSchema);
+
+/**
+ * Checks an activity input against its schema (the detector's own kinds are refused, as only the
+ * detector writes them); then that `at` is a date, which the schema cannot say.
+ */
 export function validateActivity(input: unknown): Issue[] {
-  if (!isRecord(input)) return [{ path: '', message: 'An activity entry must be an object.' }];
-  const issues: Issue[] = [];
-  if (
-    typeof input.kind !== 'string' ||
-    !(ACTIVITY_KINDS as readonly string[]).includes(input.kind) ||
-    DETECTOR_KINDS.has(input.kind)
-  )
-    issues.push({
-      path: '/kind',
-      message: `kind must be one of ${ACTIVITY_KINDS.filter((k) => !DETECTOR_KINDS.has(k)).join(', ')}.`,
-    });
-  const actor = input.actor;
-  if (
-    !isRecord(actor) ||
-    !['type', 'id', 'name'].every((f) => typeof actor[f] === 'string' && (actor[f] as string).length <= 200)
-  )
-    issues.push({ path: '/actor', message: 'actor must have type, id and name strings.' });
-  if (input.visibility !== undefined && input.visibility !== 'customer' && input.visibility !== 'internal')
-    issues.push({ path: '/visibility', message: 'visibility must be customer or internal.' });
-  if (input.source !== undefined && !(ACTIVITY_SOURCES as readonly unknown[]).includes(input.source))
-    issues.push({ path: '/source', message: `source must be one of ${ACTIVITY_SOURCES.join(', ')}.` });
-  if (input.data !== undefined && input.data !== null && !isRecord(input.data))
-    issues.push({ path: '/data', message: 'data must be an object or null.' });
+  const checked = checkActivity(input);
+  const issues = checked.isErr() ? [...checked.error] : [];
+  if (issues.some((i) => i.path === '')) return [{ path: '', message: 'An activity entry must be an object.' }];
   // UTC when it has no offset (Date.parse would take the process zone).
-  if (input.at !== undefined && (typeof input.at !== 'string' || parseIsoInZone(input.at, 'UTC') === undefined)) {
+  const { at } = input as ActivityInput;
+  if (at !== undefined && !issues.some((i) => i.path === '/at') && parseIsoInZone(at, 'UTC') === undefined)
     issues.push({ path: '/at', message: 'at must be an ISO 8601 date-time.' });
-  }
   return issues;
 }
 

@@ -93,6 +93,49 @@ export const ActivityPageSchema = Type.Object(
   { title: 'ActivityPage' },
 );
 
+/** The kinds only the detector writes: `alerts.addActivity` refuses them. */
+export const DETECTOR_KINDS = ['created', 'severity_change', 'relabel', 'message_change', 'resolved'] as const;
+const PERSON_KINDS = ACTIVITY_KINDS.filter(
+  (k): k is Exclude<(typeof ACTIVITY_KINDS)[number], (typeof DETECTOR_KINDS)[number]> =>
+    !(DETECTOR_KINDS as readonly string[]).includes(k),
+);
+const oneOfKinds = `must be one of ${PERSON_KINDS.join(', ')}`;
+const actorText = () => Type.String({ maxLength: 200 });
+const actorMessage = 'must have type, id and name strings';
+
+/** What the host records about what people did (`service.alerts.addActivity`). */
+export const ActivityInputSchema = Type.Object(
+  {
+    kind: literals(PERSON_KINDS, { 'x-message': oneOfKinds, 'x-missing-message': oneOfKinds }),
+    actor: Type.Object(
+      { type: actorText(), id: actorText(), name: actorText() },
+      { 'x-message': actorMessage, 'x-missing-message': actorMessage },
+    ),
+    visibility: Type.Optional(
+      literals(['customer', 'internal'] as const, {
+        default: 'customer',
+        'x-message': 'must be customer or internal',
+      }),
+    ),
+    source: Type.Optional(
+      literals(ACTIVITY_SOURCES, { default: 'api', 'x-message': `must be one of ${ACTIVITY_SOURCES.join(', ')}` }),
+    ),
+    data: Type.Optional(
+      Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
+        'x-message': 'must be an object or null',
+      }),
+    ),
+    at: Type.Optional(
+      Type.String({
+        description: 'ISO 8601; without an offset, UTC. Default: now.',
+        'x-message': 'must be an ISO 8601 date-time',
+      }),
+    ),
+  },
+  { title: 'ActivityInput' },
+);
+export type ActivityInput = Static<typeof ActivityInputSchema>;
+
 /** A number setting of `min`..`max` (a setting without a range takes any number ≥ 0). */
 const num = (key: string, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   Type.Number({ minimum: min, maximum: max, 'x-message': `${key} must be a number from ${min} to ${max}.` });

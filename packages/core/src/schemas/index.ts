@@ -4,6 +4,7 @@
  */
 export { isHttpUrl, jsonSchema, queryValidator, type Validator, validator } from './define';
 export {
+  ActivityInputSchema,
   ActivityPageSchema,
   ActivityQueryParams,
   AlertActivityEntrySchema,
