@@ -178,13 +178,16 @@ client_only() {
   cd "$WORK/client-only" || return 1
   echo '{ "name": "client-only", "private": true, "type": "module" }' >package.json
   npm install --no-audit --no-fund "$WORK"/tarballs/leadroute-client-*.tgz || return 1
-  # Expected: the client, neverthrow, and what neverthrow itself lists as optional (a rollup binary).
+  # Expected: the client, neverthrow, and what neverthrow itself lists as optional (a rollup binary), and
+  # @sinclair/typebox, which the client's declarations name (its parameter and answer types are the
+  # schemas' types) and its JavaScript never loads.
   local installed extra
   installed="$(npm ls --all --parseable | tail -n +2 | sed 's#.*/node_modules/##')"
   echo "installed: $(echo "$installed" | tr '\n' ' ')($(du -sk node_modules | cut -f1) KB)"
-  extra="$(echo "$installed" | grep -vxE '@leadroute/client|neverthrow|@rollup/rollup-[a-z0-9-]+')"
+  extra="$(echo "$installed" | grep -vxE '@leadroute/client|neverthrow|@sinclair/typebox|@rollup/rollup-[a-z0-9-]+')"
   [[ -z "$extra" ]] || { echo "a client-only install pulls more: $extra"; return 1; }
   if grep -l 'Buffer\|@leadroute/core' node_modules/@leadroute/client/dist/*.{js,cjs,d.ts,d.cts}; then echo "client dist mentions Buffer or @leadroute/core"; return 1; fi
+  if grep -l 'typebox' node_modules/@leadroute/client/dist/*.{js,cjs}; then echo "client JavaScript loads TypeBox"; return 1; fi
   cp "$FIXTURES/client-browser.ts" "$FIXTURES/client-browser.mjs" .
   cat >tsconfig.json <<'EOF'
 {

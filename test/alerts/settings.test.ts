@@ -125,7 +125,8 @@ describe('alert settings', () => {
       { colour: 'red' },
     ];
     for (const overrides of bad) {
-      const result = await s.service.alerts.settings.setPlatformOverrides(overrides);
+      // As a JavaScript caller would hand them over: their types refuse them.
+      const result = await s.service.alerts.settings.setPlatformOverrides(overrides as never);
       expect(result._unsafeUnwrapErr().type, JSON.stringify(overrides)).toBe('Validation');
     }
     expect(

@@ -1,5 +1,6 @@
 import type {
   ActivityPage,
+  ActivityQueryParams,
   Alert,
   AlertSettings,
   Entity,
@@ -12,7 +13,9 @@ import type {
   EventQueryParams,
   EventRecord,
   Export,
+  ExportCreateBody,
   ExportFileLink,
+  ExportListQueryParams,
   FeedbackBody,
   FeedbackResult,
   FirehoseQueryParams,
@@ -223,16 +226,8 @@ export function createClient(options: ClientOptions) {
       ) => request<FeedbackResult>({ method: 'POST', path: `/feedback/${segment(recipientName)}`, body, query }),
     },
     exports: {
-      list: (query: { before_id?: string; after_id?: string; limit?: number } = {}) =>
-        request<Export[]>({ method: 'GET', path: '/exports', query }),
-      create: (body: {
-        start?: string;
-        end?: string;
-        fields?: string[];
-        filter_rules?: { lhv: string; op: string; rhv?: string }[];
-        email_to?: string[];
-        standard_dates?: boolean;
-      }) => request<Export>({ method: 'POST', path: '/exports', body }),
+      list: (query: ExportListQueryParams = {}) => request<Export[]>({ method: 'GET', path: '/exports', query }),
+      create: (body: ExportCreateBody) => request<Export>({ method: 'POST', path: '/exports', body }),
       get: (id: string) => request<Export>({ method: 'GET', path: `/exports/${segment(id)}` }),
       /** A download link valid for 10 seconds: call it just before downloading. */
       fileLink: (id: string) => request<ExportFileLink>({ method: 'GET', path: `/exports/${segment(id)}/file` }),
@@ -243,7 +238,7 @@ export function createClient(options: ClientOptions) {
     alerts: {
       list: () => request<Alert[]>({ method: 'GET', path: '/alerts' }),
       settings: () => request<AlertSettings>({ method: 'GET', path: '/alerts/settings' }),
-      activity: (key: string, query: { before?: string; limit?: number; kind?: string } = {}) =>
+      activity: (key: string, query: ActivityQueryParams = {}) =>
         request<ActivityPage>({ method: 'GET', path: `/alerts/${segment(key)}/activity`, query }),
     },
     firehose: {

@@ -1,19 +1,12 @@
 import { err, ok, type Result } from 'neverthrow';
 import { errors, type Issue, type LeadrouteError } from '../errors';
 import { isId } from '../ids';
-import {
-  ACTIVITY_KINDS,
-  ACTIVITY_SOURCES,
-  type ActivityKind,
-  type ActivityQuery,
-  type AlertActivityEntry,
-  type StoredActivity,
-} from '../ports/alerts';
+import type { ActivityKind, ActivityQuery, AlertActivityEntry, StoredActivity } from '../ports/alerts';
+import { ACTIVITY_LIMIT, ActivityInputSchema, ActivityQueryParams } from '../schemas/alerts';
+import { queryValidator, validator } from '../schemas/define';
 import { parseIsoInZone } from '../time';
-import { isRecord } from '../validation';
 
-/** Timeline page size (spec: 1..200, default 50). */
-export const ACTIVITY_LIMIT = { min: 1, max: 200, default: 50 } as const;
+export { ACTIVITY_LIMIT } from '../schemas/alerts';
 
 /** One page of a timeline as GET /alerts/{key}/activity answers it. */
 export interface ActivityPage {
@@ -52,92 +45,53 @@ function fromDate(text: string): ActivityQuery['before'] | undefined {
   return at === undefined ? undefined : { at: new Date(at).toISOString() };
 }
 
-/** The query of GET /alerts/{key}/activity, checked: 400 names each bad parameter. */
+const checkQuery = queryValidator(ActivityQueryParams, 'is not an activity parameter');
+
+/**
+ * The query of GET /alerts/{key}/activity, checked: 400 names each bad parameter. Parameters
+ * it does not know are ignored, and a repeated one is read at its first value.
+ */
 export function parseActivityQuery(
   query: URLSearchParams,
 ): Result<{ before?: ActivityQuery['before']; limit: number; kind?: ActivityKind }, LeadrouteError> {
-  const issues: Issue[] = [];
-  const out: { before?: ActivityQuery['before']; limit: number; kind?: ActivityKind } = {
-    limit: ACTIVITY_LIMIT.default,
-  };
-  const before = query.get('before');
-  if (before !== null) {
-    const parsed = fromCursor(before) ?? fromDate(before.trim());
-    if (parsed) out.before = parsed;
-    else
-      issues.push({
-        path: '/before',
-        message: 'before must be a next_before cursor or an ISO 8601 date or date-time.',
-      });
+  const known = new URLSearchParams();
+  for (const key of Object.keys(ActivityQueryParams.properties)) {
+    const value = query.get(key);
+    if (value !== null) known.set(key, value);
   }
-  const limit = query.get('limit');
-  if (limit !== null) {
-    const n = /^\d{1,4}$/.test(limit) ? Number(limit) : Number.NaN;
-    if (n >= ACTIVITY_LIMIT.min && n <= ACTIVITY_LIMIT.max) out.limit = n;
-    else
-      issues.push({
-        path: '/limit',
-        message: `limit must be an integer from ${ACTIVITY_LIMIT.min} to ${ACTIVITY_LIMIT.max}.`,
-      });
-  }
-  const kind = query.get('kind');
-  if (kind !== null) {
-    if ((ACTIVITY_KINDS as readonly string[]).includes(kind)) out.kind = kind as ActivityKind;
-    else issues.push({ path: '/kind', message: `kind must be one of ${ACTIVITY_KINDS.join(', ')}.` });
-  }
-  return issues.length > 0 ? err(errors.badRequest('Invalid activity query.', issues)) : ok(out);
-}
-
-/** What the host records about what people did (`service.alerts.addActivity`). */
-export interface ActivityInput {
-  readonly kind: ActivityKind;
-  readonly actor: { readonly type: string; readonly id: string; readonly name: string };
-  /** @default 'customer' */
-  readonly visibility?: 'customer' | 'internal';
-  /** @default 'api' */
-  readonly source?: 'ui' | 'slack' | 'api' | 'collector';
-  readonly data?: Readonly<Record<string, unknown>> | null;
-  /** ISO 8601; @default now */
-  readonly at?: string;
-}
-
-const DETECTOR_KINDS: ReadonlySet<string> = new Set([
-  'created',
-  'severity_change',
-  'relabel',
-  'message_change',
-  'resolved',
-]);
-
-/** Checks an activity input; the detector's own kinds are refused, as only the detector writes them. */
-export function validateActivity(input: unknown): Issue[] {
-  if (!isRecord(input)) return [{ path: '', message: 'An activity entry must be an object.' }];
-  const issues: Issue[] = [];
-  if (
-    typeof input.kind !== 'string' ||
-    !(ACTIVITY_KINDS as readonly string[]).includes(input.kind) ||
-    DETECTOR_KINDS.has(input.kind)
-  )
-    issues.push({
-      path: '/kind',
-      message: `kind must be one of ${ACTIVITY_KINDS.filter((k) => !DETECTOR_KINDS.has(k)).join(', ')}.`,
+  const checked = checkQuery(known);
+  const issues: Issue[] = checked.isErr() ? [...checked.error] : [];
+  // Whether `before` is a cursor or a date the schema cannot say.
+  const text = known.get('before');
+  const before = text === null ? undefined : (fromCursor(text) ?? fromDate(text.trim()));
+  if (text !== null && before === undefined)
+    issues.unshift({
+      path: '/before',
+      message: 'before must be a next_before cursor or an ISO 8601 date or date-time.',
     });
-  const actor = input.actor;
-  if (
-    !isRecord(actor) ||
-    !['type', 'id', 'name'].every((f) => typeof actor[f] === 'string' && (actor[f] as string).length <= 200)
-  )
-    issues.push({ path: '/actor', message: 'actor must have type, id and name strings.' });
-  if (input.visibility !== undefined && input.visibility !== 'customer' && input.visibility !== 'internal')
-    issues.push({ path: '/visibility', message: 'visibility must be customer or internal.' });
-  if (input.source !== undefined && !(ACTIVITY_SOURCES as readonly unknown[]).includes(input.source))
-    issues.push({ path: '/source', message: `source must be one of ${ACTIVITY_SOURCES.join(', ')}.` });
-  if (input.data !== undefined && input.data !== null && !isRecord(input.data))
-    issues.push({ path: '/data', message: 'data must be an object or null.' });
+  if (checked.isErr() || issues.length > 0) return err(errors.badRequest('Invalid activity query.', issues));
+  const { limit = ACTIVITY_LIMIT.default, kind } = checked.value;
+  return ok({ limit, ...(before ? { before } : {}), ...(kind ? { kind } : {}) });
+}
+
+import type { ActivityInput } from '../schemas/alerts';
+
+export type { ActivityInput };
+
+const checkActivity = validator(ActivityInputSchema);
+
+/**
+ * Checks an activity input against its schema (the detector's own kinds are refused, as only the
+ * detector writes them); then that `at` is a date, which the schema cannot say.
+ */
+export function validateActivity(input: unknown): Issue[] {
+  const checked = checkActivity(input);
+  const issues = checked.isErr() ? [...checked.error] : [];
+  if (issues.some((i) => i.path === '')) return [{ path: '', message: 'An activity entry must be an object.' }];
   // UTC when it has no offset (Date.parse would take the process zone).
-  if (input.at !== undefined && (typeof input.at !== 'string' || parseIsoInZone(input.at, 'UTC') === undefined)) {
+  const { at } = input as ActivityInput;
+  if (at !== undefined && !issues.some((i) => i.path === '/at') && parseIsoInZone(at, 'UTC') === undefined)
     issues.push({ path: '/at', message: 'at must be an ISO 8601 date-time.' });
-  }
   return issues;
 }
 

@@ -25,7 +25,8 @@ import { SEVERITY_RANK } from './finding';
 import { type AlertNames, reconcile } from './lifecycle';
 import { newSourceFinding } from './new-source';
 import { type AlertRunner, type RunnerOptions, startRunner } from './runner';
-import { type AlertSettingsOverrides, effectiveSettings, validateOverrides } from './settings';
+import type { AlertSettingsOverrides } from '../schemas/alerts';
+import { effectiveSettings, validateOverrides } from './settings';
 import { localDay } from './windows';
 
 /** The operator's side of alert settings; callers of the HTTP API only read them. */
@@ -35,7 +36,10 @@ export interface AlertSettingsApi {
    * one.
    */
   effective(accountId: string): ResultAsync<AlertSettings, LeadrouteError>;
-  /** Replaces the operator's changes for all accounts; answers the platform-wide effective settings. */
+  /**
+   * Replaces the operator's changes for all accounts; answers the platform-wide effective settings.
+   * `overrides` is checked again at run time (422): JavaScript callers hand over what they were given.
+   */
   setPlatformOverrides(overrides: AlertSettingsOverrides): ResultAsync<AlertSettings, LeadrouteError>;
   /** Replaces the operator's changes for one account; answers its effective settings. */
   setAccountOverrides(accountId: string, overrides: AlertSettingsOverrides): ResultAsync<AlertSettings, LeadrouteError>;

@@ -1,9 +1,17 @@
 import { err, ok, type Result } from 'neverthrow';
 import type { Issue } from '../errors';
-import { type Id, isId } from '../ids';
-import { isEmailAddress, type RuleElement, validateRules } from '../rules';
+import type { Id } from '../ids';
+import { type RuleElement, validateRules } from '../rules';
+import { queryValidator, validator } from '../schemas/define';
+import { ExportCreateBody, EXPORTS_DEFAULT_LIMIT, ExportListQueryParams } from '../schemas/exports';
 import { parseIsoInZone } from '../time';
-import { isRecord } from '../validation';
+
+export {
+  EXPORT_MAX_FIELDS,
+  EXPORT_MAX_RECIPIENTS,
+  EXPORTS_DEFAULT_LIMIT,
+  EXPORTS_MAX_LIMIT,
+} from '../schemas/exports';
 
 /** What `POST /exports` reads from its body; everything else is set by the service. */
 export interface ExportRequest {
@@ -15,15 +23,6 @@ export interface ExportRequest {
   readonly standard_dates: boolean;
 }
 
-/** Most columns an export may have. */
-export const EXPORT_MAX_FIELDS = 500;
-/** Most addresses `email_to` may hold. */
-export const EXPORT_MAX_RECIPIENTS = 50;
-/** `GET /exports` limit bounds (spec: 1..100) and the default page size (spec: not shown). */
-export const EXPORTS_MAX_LIMIT = 100;
-export const EXPORTS_DEFAULT_LIMIT = 25;
-
-const FIELD_PATH = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 const ISO_LIKE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?)?(Z|[+-]\d{2}(:?\d{2})?)?$/i;
 
 /**
@@ -37,15 +36,27 @@ export function parseExportInstant(value: unknown, timeZone: string): number | u
   return parseIsoInZone(text, timeZone);
 }
 
-/** Validates a `POST /exports` body; every problem is reported with its path (422). */
+const checkBody = validator(ExportCreateBody);
+
+/**
+ * Validates a `POST /exports` body; every problem is reported with its path (422). The schema
+ * checks the shape; what it cannot say is checked here, on each property the schema accepted:
+ * that the dates exist in the account's zone and end is after start, that no field is listed
+ * twice, and the rules (`validateRules`).
+ */
 export function parseExportRequest(body: unknown, timeZone: string): Result<ExportRequest, Issue[]> {
-  if (!isRecord(body)) return err([{ path: '', message: 'The body must be a JSON object.' }]);
-  const issues: Issue[] = [];
+  const checked = checkBody(body);
+  const issues: Issue[] = checked.isErr() ? [...checked.error] : [];
+  if (issues.some((i) => i.path === '')) return err(issues);
+  const refused = (name: keyof ExportCreateBody) =>
+    issues.some((i) => i.path === `/${name}` || i.path.startsWith(`/${name}/`));
+  // Each property the schema did not refuse has its schema's type.
+  const value = body as ExportCreateBody;
   const bad = (path: string, message: string) => issues.push({ path, message });
 
   const instant = (name: 'start' | 'end'): number | undefined => {
-    if (body[name] === undefined) return void bad(`/${name}`, `${name} is required.`);
-    const t = parseExportInstant(body[name], timeZone);
+    if (refused(name)) return undefined;
+    const t = parseExportInstant(value[name], timeZone);
     if (t === undefined) bad(`/${name}`, `${name} must be an ISO 8601 date-time such as 2026-01-15T00:00:00Z.`);
     return t;
   };
@@ -54,40 +65,23 @@ export function parseExportRequest(body: unknown, timeZone: string): Result<Expo
   if (start !== undefined && end !== undefined && end <= start)
     bad('/end', 'end must be after start (the range is start inclusive, end exclusive).');
 
+  // Items the schema refused are named already; the others must each be listed once.
   const fields: string[] = [];
-  if (!Array.isArray(body.fields) || body.fields.length === 0 || body.fields.length > EXPORT_MAX_FIELDS) {
-    bad('/fields', `fields must be a non-empty array of at most ${EXPORT_MAX_FIELDS} field paths.`);
-  } else {
-    body.fields.forEach((field: unknown, i) => {
-      if (typeof field !== 'string' || !FIELD_PATH.test(field.trim()))
-        bad(`/fields/${i}`, 'Each field must be a dotted path such as vars.lead.email or outcome.');
-      else if (fields.includes(field.trim())) bad(`/fields/${i}`, `Field ${field.trim()} is listed twice.`);
+  if (!issues.some((i) => i.path === '/fields'))
+    value.fields.forEach((field, i) => {
+      if (issues.some((issue) => issue.path === `/fields/${i}`)) return;
+      if (fields.includes(field.trim())) bad(`/fields/${i}`, `Field ${field.trim()} is listed twice.`);
       else fields.push(field.trim());
     });
-  }
 
   let filter_rules: RuleElement[] = [];
-  if (body.filter_rules !== undefined && body.filter_rules !== null) {
-    const valid = validateRules(body.filter_rules, { path: '/filter_rules' });
+  if (value.filter_rules !== undefined && value.filter_rules !== null) {
+    const valid = validateRules(value.filter_rules, { path: '/filter_rules' });
     if (valid.isErr()) issues.push(...valid.error);
     else filter_rules = valid.value;
   }
 
-  const email_to: string[] = [];
-  if (body.email_to !== undefined && body.email_to !== null) {
-    if (!Array.isArray(body.email_to) || body.email_to.length > EXPORT_MAX_RECIPIENTS) {
-      bad('/email_to', `email_to must be an array of at most ${EXPORT_MAX_RECIPIENTS} e-mail addresses.`);
-    } else {
-      body.email_to.forEach((address: unknown, i) => {
-        if (typeof address !== 'string' || !isEmailAddress(address.trim()))
-          bad(`/email_to/${i}`, 'Each address must be an e-mail address.');
-        else if (!email_to.includes(address.trim())) email_to.push(address.trim());
-      });
-    }
-  }
-
-  if (body.standard_dates !== undefined && body.standard_dates !== null && typeof body.standard_dates !== 'boolean')
-    bad('/standard_dates', 'standard_dates must be true or false.');
+  const email_to = refused('email_to') ? [] : [...new Set((value.email_to ?? []).map((a) => a.trim()))];
 
   if (issues.length > 0) return err(issues);
   return ok({
@@ -96,7 +90,7 @@ export function parseExportRequest(body: unknown, timeZone: string): Result<Expo
     fields,
     filter_rules,
     email_to,
-    standard_dates: body.standard_dates === true,
+    standard_dates: value.standard_dates === true,
   });
 }
 
@@ -107,26 +101,25 @@ export interface ExportListParams {
   readonly limit: number;
 }
 
-/** Validates `GET /exports` parameters (400 on any problem). */
+const checkList = queryValidator(ExportListQueryParams, 'is not an exports parameter');
+
+/** Validates `GET /exports` parameters (400 on any problem); parameters it does not know are ignored. */
 export function parseExportList(query: URLSearchParams): Result<ExportListParams, Issue[]> {
   const issues: Issue[] = [];
-  const known = new Set(['before_id', 'after_id', 'limit']);
-  const out: { before_id?: Id; after_id?: Id; limit: number } = { limit: EXPORTS_DEFAULT_LIMIT };
+  const known = new URLSearchParams();
   for (const key of new Set(query.keys())) {
+    if (!Object.hasOwn(ExportListQueryParams.properties, key)) continue;
     const values = query.getAll(key);
-    if (!known.has(key)) continue;
-    if (values.length > 1) {
-      issues.push({ path: `/${key}`, message: `${key} may be given once.` });
-      continue;
-    }
-    const value = values[0] as string;
-    if (key === 'limit') {
-      const n = /^\d{1,4}$/.test(value) ? Number(value) : Number.NaN;
-      if (!Number.isInteger(n) || n < 1 || n > EXPORTS_MAX_LIMIT)
-        issues.push({ path: '/limit', message: `limit must be an integer from 1 to ${EXPORTS_MAX_LIMIT}.` });
-      else out.limit = n;
-    } else if (!isId(value)) issues.push({ path: `/${key}`, message: `${key} must be a 24-character hexadecimal ID.` });
-    else out[key as 'before_id' | 'after_id'] = value.toLowerCase();
+    if (values.length > 1) issues.push({ path: `/${key}`, message: `${key} may be given once.` });
+    else known.set(key, values[0] as string);
   }
-  return issues.length > 0 ? err(issues) : ok(out);
+  const checked = checkList(known);
+  if (checked.isErr()) issues.push(...checked.error);
+  if (issues.length > 0 || checked.isErr()) return err(issues);
+  const { before_id, after_id, limit = EXPORTS_DEFAULT_LIMIT } = checked.value;
+  return ok({
+    limit,
+    ...(before_id !== undefined ? { before_id: before_id.toLowerCase() } : {}),
+    ...(after_id !== undefined ? { after_id: after_id.toLowerCase() } : {}),
+  });
 }

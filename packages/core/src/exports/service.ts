@@ -8,6 +8,7 @@ import type { FileStore, StoredFile } from '../ports/files';
 import type { Logger } from '../ports/logger';
 import type { Notifier } from '../ports/notifier';
 import type { Storage } from '../ports/storage';
+import type { ExportCreateBody, ExportFileLink } from '../schemas/exports';
 import { isoTime } from '../time';
 import { signLink, verifyLink } from './links';
 import { type ExportListParams, parseExportRequest } from './request';
@@ -15,11 +16,7 @@ import { EXPORT_JOB, type ExportOptions, exportSettings, LINK_TTL_SECONDS } from
 import type { Export, StoredExport } from '../domain/exports';
 import { createExportWorker, type ExportWorker } from './worker';
 
-/** What `GET /exports/{id}/file` answers: a download URL valid for 10 seconds. */
-export interface ExportFileLink {
-  readonly url: string;
-  readonly expires_at: string;
-}
+export type { ExportFileLink } from '../schemas/exports';
 
 /** A file ready to send from the service's own download route. */
 export interface ExportDownloadFile extends StoredFile {
@@ -28,8 +25,11 @@ export interface ExportDownloadFile extends StoredFile {
 
 /** The `exports` sub-API: background CSV exports of the account's events. */
 export interface ExportsApi {
-  /** Validates a `POST /exports` body (422), stores the export and queues its job. */
-  create(principal: Principal, body: unknown): ResultAsync<Export, LeadrouteError>;
+  /**
+   * Validates a `POST /exports` body (422), stores the export and queues its job. `body` is
+   * checked again at run time: JavaScript callers and the HTTP API hand over what they were given.
+   */
+  create(principal: Principal, body: ExportCreateBody): ResultAsync<Export, LeadrouteError>;
   /** The account's unexpired exports, newest first. */
   list(principal: Principal, params: ExportListParams): ResultAsync<Export[], LeadrouteError>;
   /** One export of the account: 400 for a malformed ID, 404 for an unknown or another account's. */

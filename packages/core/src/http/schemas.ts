@@ -7,6 +7,8 @@ import {
   EntitySchema,
   EntityUpdateBody,
 } from '../schemas/entities';
+import { ActivityPageSchema, AlertSchema, AlertSettingsSchema } from '../schemas/alerts';
+import { ExportCreateBody, ExportFileLinkSchema, ExportSchema } from '../schemas/exports';
 import { EventQueryBody, EventSchema } from '../schemas/events';
 import { FeedbackBody, FeedbackResultSchema, RecipientFeedbackBody } from '../schemas/feedback';
 import { FirehoseValidationSchema, SearchHitSchema, SearchResultSchema, StatsRowSchema } from '../schemas/responses';
@@ -89,6 +91,12 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     },
   },
   FirehoseValidation: jsonSchema(FirehoseValidationSchema),
+  ExportCreateBody: jsonSchema(ExportCreateBody),
+  Export: jsonSchema(ExportSchema),
+  ExportFileLink: jsonSchema(ExportFileLinkSchema),
+  Alert: jsonSchema(AlertSchema),
+  ActivityPage: jsonSchema(ActivityPageSchema),
+  AlertSettings: jsonSchema(AlertSettingsSchema),
   FeedbackBody: jsonSchema(FeedbackBody),
   RecipientFeedbackBody: jsonSchema(RecipientFeedbackBody),
   FeedbackResult: jsonSchema(FeedbackResultSchema),

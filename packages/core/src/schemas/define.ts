@@ -18,17 +18,20 @@ import {
   Type,
   TypeRegistry,
 } from '@sinclair/typebox';
-import { TypeCompiler, type ValueErrorIterator } from '@sinclair/typebox/compiler';
+import { TypeCompiler, type ValueError, type ValueErrorIterator, ValueErrorType } from '@sinclair/typebox/compiler';
 import { err, ok, type Result } from 'neverthrow';
 import type { Issue } from '../errors';
 import { isId } from '../ids';
+import { isEmailAddress } from '../rules/fields/email';
 import { isTimeZone } from '../time';
 
 /** The words a property's problem is told in: `<name> <message>.`, e.g. `name must be a string…`. */
 export interface Described {
   readonly 'x-message'?: string;
-  /** The words of a required property that is missing; `is required` when not given. */
-  readonly 'x-required'?: string;
+  /** The whole sentence for a bad item of an array property, reported at `/<name>/<index>` (one issue per item). */
+  readonly 'x-item-message'?: string;
+  /** Completes the sentence when the property is absent. @default 'is required' */
+  readonly 'x-missing-message'?: string;
 }
 
 /** An http or https URL of at most 2048 characters. */
@@ -47,6 +50,8 @@ FormatRegistry.Set('leadroute-id', isId);
 FormatRegistry.Set('iana-time-zone', isTimeZone);
 FormatRegistry.Set('http-url', isHttpUrl);
 FormatRegistry.Set('date-time', (value) => !Number.isNaN(Date.parse(value)));
+// Spaces around the address are allowed here (a body's addresses are trimmed); a pattern refuses them where they are not.
+FormatRegistry.Set('email', (value) => isEmailAddress(value.trim()));
 
 /**
  * An array of distinct items. TypeBox checks `uniqueItems` by hashing each item (BigInt FNV-1a:
@@ -100,22 +105,46 @@ export const S = {
 /** A body or query validator: the value with only the schema's properties, or each problem. */
 export type Validator<T> = (value: unknown) => Result<T, Issue[]>;
 
+/** A union's errors as those of its variants, less the `expected null` of a nullable: items keep their paths. */
+function variantErrors(error: ValueError): ValueError[] {
+  if (error.type !== ValueErrorType.Union || error.errors.length === 0) return [error];
+  return error.errors.flatMap((variant) =>
+    [...variant].filter((e) => e.type !== ValueErrorType.Null).flatMap(variantErrors),
+  );
+}
+
 function issuesOf(schema: TObject, errors: ValueErrorIterator): Issue[] {
   const issues = new Map<string, Issue>();
+  const items = new Map<string, Issue>();
   for (const error of errors) {
     const key = error.path.split('/')[1];
     if (key === undefined || key === '') {
       if (!issues.has('')) issues.set('', { path: '', message: 'The body must be a JSON object.' });
       continue;
     }
-    if (issues.has(key)) continue;
     const property = schema.properties[key] as (TSchema & Described) | undefined;
+    const itemMessage = property?.['x-item-message'];
+    if (itemMessage !== undefined) {
+      const variants = variantErrors(error);
+      if (!variants.some((e) => e.path === `/${key}`)) {
+        for (const e of variants) {
+          const [, name, index] = e.path.split('/');
+          const path = `/${name}/${index}`;
+          if (name === key && index !== undefined && /^\d+$/.test(index) && !items.has(path))
+            items.set(path, { path, message: itemMessage });
+        }
+        if (variants.length > 0) continue;
+      }
+    }
+    if (issues.has(key)) continue;
     const missing = error.path === `/${key}` && error.value === undefined;
     const message = missing
-      ? (property?.['x-required'] ?? 'is required')
+      ? (property?.['x-missing-message'] ?? 'is required')
       : (property?.['x-message'] ?? error.message.toLowerCase());
     issues.set(key, { path: `/${key}`, message: `${key} ${message}.` });
   }
+  // A property refused as a whole (too many items, not an array) is not also refused item by item.
+  for (const [path, issue] of items) if (!issues.has(path.split('/')[1] ?? '')) issues.set(path, issue);
   return [...issues.values()];
 }
 

@@ -10,7 +10,7 @@ const fields = {
     {
       description: 'Conversion or return; trimmed and read in any case.',
       'x-message': 'must be conversion or return',
-      'x-required': 'is required: conversion or return',
+      'x-missing-message': 'is required: conversion or return',
     },
   ),
   reason: Type.String({

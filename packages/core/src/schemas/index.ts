@@ -4,6 +4,15 @@
  */
 export { isHttpUrl, jsonSchema, queryValidator, type Validator, validator } from './define';
 export {
+  ActivityInputSchema,
+  ActivityPageSchema,
+  ActivityQueryParams,
+  AlertActivityEntrySchema,
+  AlertSchema,
+  AlertSettingsOverridesSchema,
+  AlertSettingsSchema,
+} from './alerts';
+export {
   EntityAliasCreateBody,
   EntityAliasSchema,
   EntityAliasUpdateBody,
@@ -17,6 +26,13 @@ export {
   STATS_TYPES,
   StatsQueryParams,
 } from './queries';
+export {
+  ExportCreateBody,
+  ExportDownloadQueryParams,
+  ExportFileLinkSchema,
+  ExportListQueryParams,
+  ExportSchema,
+} from './exports';
 export { FirehoseValidationSchema, SearchHitSchema, SearchResultSchema, StatsRowSchema } from './responses';
 export {
   FEEDBACK_TYPES,
