@@ -129,9 +129,10 @@ describe('published manifests', () => {
     expect(readFileSync(join(root, 'package.json'), 'utf8')).not.toContain('@leadroute/source');
   });
 
-  it('#21.5 the client depends on neverthrow only; core is a build-time dependency', () => {
+  it('#21.5 the client depends on neverthrow and, for its declarations, TypeBox; core is a build-time dependency', () => {
     const client = published.find(({ pkg }) => pkg.name === '@leadroute/client')?.pkg;
-    expect(Object.keys(client?.dependencies ?? {})).toEqual(['neverthrow']);
+    // TypeBox: the client's parameter and answer types are the schemas' types (#20.1); its JavaScript never loads it.
+    expect(Object.keys(client?.dependencies ?? {}).sort()).toEqual(['@sinclair/typebox', 'neverthrow']);
     expect(client?.peerDependencies).toBeUndefined();
     expect(client?.devDependencies).toHaveProperty('@leadroute/core');
   });
