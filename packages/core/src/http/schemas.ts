@@ -83,13 +83,7 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   EntityAlias: jsonSchema(EntityAliasSchema),
   StatsRow: jsonSchema(StatsRowSchema),
   SearchHit: jsonSchema(SearchHitSchema),
-  SearchResult: {
-    ...jsonSchema(SearchResultSchema),
-    properties: {
-      ...(jsonSchema(SearchResultSchema).properties as object),
-      hits: { type: 'array', items: ref('SearchHit') },
-    },
-  },
+  SearchResult: jsonSchema(SearchResultSchema),
   FirehoseValidation: jsonSchema(FirehoseValidationSchema),
   ExportCreateBody: jsonSchema(ExportCreateBody),
   Export: jsonSchema(ExportSchema),

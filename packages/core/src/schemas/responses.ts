@@ -49,7 +49,7 @@ export const SearchHitSchema = Type.Object(
 export const SearchResultSchema = Type.Object(
   {
     total: Type.Integer({ minimum: 0, description: 'Matching leads (results beyond 1,000 cannot be paged to).' }),
-    hits: Type.Array(SearchHitSchema),
+    hits: Type.Array(Type.Unsafe<Static<typeof SearchHitSchema>>({ $ref: '#/components/schemas/SearchHit' })),
   },
   { title: 'SearchResult' },
 );

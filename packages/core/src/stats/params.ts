@@ -2,7 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import type { Issue } from '../errors';
 import type { RollupKind } from '../ports/rollups';
 import { type RuleElement, validateRules } from '../rules';
-import { MAX_STATS_RANGE_DAYS, StatsQueryParams } from '../schemas/queries';
+import { MAX_STATS_RANGE_DAYS, type STATS_TYPES, StatsQueryParams } from '../schemas/queries';
 import { isTimeZone, parseIsoInZone } from '../time';
 import { INTERVALS, type StatsInterval, today } from './buckets';
 
@@ -25,9 +25,10 @@ export interface StatsQuery {
 
 /**
  * `type` values: the event types (feedback types stand for both their kinds) and
- * the statistics kinds themselves; `all` counts everything.
+ * the statistics kinds themselves; `all` counts everything. Exactly the schema's
+ * STATS_TYPES, which the OpenAPI document lists (checked by `satisfies`).
  */
-const TYPES: Record<string, readonly RollupKind[]> = {
+const TYPES: Readonly<Record<string, readonly RollupKind[]>> = {
   source: ['source'],
   recipient: ['recipient'],
   ping: ['ping'],
@@ -38,7 +39,7 @@ const TYPES: Record<string, readonly RollupKind[]> = {
   'conversion-received': ['conversion-received'],
   'conversion-sent': ['conversion-sent'],
   all: ['source', 'recipient', 'ping', 'return-received', 'return-sent', 'conversion-received', 'conversion-sent'],
-};
+} satisfies Record<(typeof STATS_TYPES)[number], readonly RollupKind[]>;
 const PARAMS = new Set(Object.keys(StatsQueryParams.properties));
 const FIELD = /^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,5}$/;
 const MAX_GROUPS = 6;
