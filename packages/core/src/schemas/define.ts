@@ -73,6 +73,17 @@ function distinctArray<T extends TSchema>(items: T, options: { maxItems: number;
   return Type.Unsafe<Static<T>[]>({ [Kind]: DISTINCT, type: 'array', items, uniqueItems: true, ...options });
 }
 
+/**
+ * Any plain object, typed as `object`: a module's configuration, whose keys the module checks.
+ * `object` (not a string-keyed record) so that a configuration interface (`CustomJsonConfig`)
+ * is assignable to it.
+ */
+const PLAIN_OBJECT = 'LeadroutePlainObject';
+TypeRegistry.Set(
+  PLAIN_OBJECT,
+  (_schema, value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+);
+
 /** Shapes every schema module uses. */
 export const S = {
   id: (message = 'must be a 24-character hexadecimal ID') =>
@@ -96,6 +107,8 @@ export const S = {
       values.map((v) => (v === null ? Type.Null() : Type.Literal(v))),
       { 'x-message': `must be one of ${values.map((v) => (v === null ? 'null' : v)).join(', ')}` },
     ) as unknown as TSchema & { static: V[number] },
+  plainObject: (options: { description?: string; 'x-message'?: string } = {}) =>
+    Type.Unsafe<object>({ [Kind]: PLAIN_OBJECT, type: 'object', ...options }),
   arrayOf: <T extends TSchema>(items: T, message: string, { max = 1000, unique = false } = {}) =>
     unique
       ? distinctArray(items, { maxItems: max, 'x-message': message })
@@ -164,6 +177,90 @@ export function validator<T extends TObject>(schema: T): Validator<Static<T>> {
     return ok(out as Static<T>);
   };
 }
+
+/** The schema at `segments` below `schema`: through object properties, array items and a union's variants. */
+function schemaAt(schema: TSchema, segments: readonly string[]): TSchema | undefined {
+  let node: TSchema | undefined = schema;
+  for (const segment of segments) {
+    node = node === undefined ? undefined : childOf(node, segment);
+  }
+  return node;
+}
+
+function childOf(node: TSchema, segment: string): TSchema | undefined {
+  if (node[Kind] === 'Union') {
+    for (const variant of node.anyOf as TSchema[]) {
+      const child = childOf(variant, segment);
+      if (child !== undefined) return child;
+    }
+    return undefined;
+  }
+  if (node.type === 'object' && node.properties !== undefined) return (node.properties as TProperties)[segment];
+  if (node.type === 'array' && /^\d+$/.test(segment)) return node.items as TSchema | undefined;
+  return undefined;
+}
+
+/** The schema's words, or those of its one non-null variant (a nullable value is told as what it may be). */
+function described(node: TSchema | undefined): (TSchema & Described) | undefined {
+  if (node === undefined || node['x-message'] !== undefined || node[Kind] !== 'Union') return node;
+  const variants = (node.anyOf as TSchema[]).filter((v) => v[Kind] !== 'Null');
+  return variants.length === 1 ? { ...variants[0], ...node, 'x-message': variants[0]?.['x-message'] } : node;
+}
+
+/**
+ * Compiles a schema whose problems are told at their full JSON pointer, however deep:
+ * `/steps/0/caps/1/maximum must be an integer from 0 to ….` Each problem's words are the
+ * `x-message` of the schema at its path (`x-missing-message`, else `x-message`, when the
+ * value is absent); a value refused as a whole is not also refused part by part. It checks
+ * only: the value is returned as given, for the caller to read.
+ */
+export function deepValidator<T extends TObject>(schema: T): Validator<Static<T>> {
+  const compiled = TypeCompiler.Compile(schema);
+  return (value) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return err([{ path: '', message: 'The body must be a JSON object.' }]);
+    if (compiled.Check(value)) return ok(value as Static<T>);
+    const issues: Issue[] = [];
+    const covered = (path: string) => issues.some((i) => path === i.path || path.startsWith(`${i.path}/`));
+    for (const error of [...compiled.Errors(value)].flatMap(variantErrors)) {
+      if (covered(error.path)) continue;
+      const node = described(schemaAt(schema, error.path.split('/').slice(1)));
+      const words =
+        error.value === undefined
+          ? (node?.['x-missing-message'] ?? node?.['x-message'] ?? 'is required')
+          : (node?.['x-message'] ?? error.message.toLowerCase());
+      issues.push({ path: error.path, message: `${error.path} ${words}.` });
+    }
+    return err(issues);
+  };
+}
+
+/**
+ * Calls `visit` with each value of `value` that sits where `schema` has a schema of `kind`,
+ * and its JSON pointer: how a body's rule sets, which the rules engine checks, are found.
+ * Values of the wrong shape around them are passed over (the schema's check reports those).
+ */
+export function eachOfKind(
+  schema: TSchema,
+  value: unknown,
+  kind: string,
+  visit: (value: unknown, path: string) => void,
+  path = '',
+): void {
+  if (value === undefined || value === null) return;
+  if (schema[Kind] === kind) visit(value, path);
+  else if (schema[Kind] === 'Union') for (const v of schema.anyOf as TSchema[]) eachOfKind(v, value, kind, visit, path);
+  else if (schema.type === 'object' && schema.properties !== undefined && isPlainObject(value)) {
+    for (const [key, property] of Object.entries(schema.properties as TProperties))
+      eachOfKind(property, value[key], kind, visit, `${path}/${key}`);
+  } else if (schema.type === 'array' && schema.items !== undefined && Array.isArray(value))
+    value.forEach((item: unknown, i) => {
+      eachOfKind(schema.items as TSchema, item, kind, visit, `${path}/${i}`);
+    });
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A query string's text as the property's type: integers and booleans are converted, the rest left as text. */
 function converted(property: TSchema | undefined, text: string): unknown {

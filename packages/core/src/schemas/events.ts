@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { EventRecord } from '../domain/events';
 import type { RuleElement } from '../domain/rules';
 import { S } from './define';
+import { ruleSet, rules } from './rules';
 
 export const EVENTS_DEFAULT_LIMIT = 100;
 export const EVENTS_MAX_LIMIT = 1000;
@@ -48,13 +49,7 @@ export const EventQueryBody = Type.Object(
     before_id: checked.before_id,
     start: Type.Optional(instant('Only events at or after this time: ISO 8601 (UTC without an offset) or epoch ms.')),
     end: Type.Optional(instant('Only events before this time, as start; not before start.')),
-    rules: Type.Optional(
-      Type.Unsafe<RuleElement[]>({
-        type: 'array',
-        items: { oneOf: [ref('Rule'), ref('RuleSet')] },
-        description: 'Rules every event must pass (ANDed).',
-      }),
-    ),
+    rules: Type.Optional(rules<RuleElement>('Rules every event must pass (ANDed).')),
     include: Type.Optional(paths('Dotted fields to keep, e.g. vars.lead.email (an array, or comma-separated).')),
     exclude: Type.Optional(paths('Dotted fields to drop (an array, or comma-separated); not with include.')),
     type: Type.Optional(paths('Event types, e.g. source or recipient (an array, or comma-separated).')),
@@ -139,8 +134,8 @@ export const EventSchema = Type.Object(
     acceptance_criteria: Type.Optional(
       Type.Object(
         {
-          rule_set: Type.Optional(Type.Unsafe(ref('RuleSet'))),
-          source_rule_set: Type.Optional(Type.Unsafe(ref('RuleSet'))),
+          rule_set: Type.Optional(ruleSet()),
+          source_rule_set: Type.Optional(ruleSet()),
           outcome,
           reason: Type.String(),
         },
@@ -188,7 +183,7 @@ export const EventSchema = Type.Object(
       ),
     ),
     credential_updated: Type.Optional(Type.Boolean()),
-    rule_set: Type.Optional(Type.Unsafe(ref('RuleSet'))),
+    rule_set: Type.Optional(ruleSet()),
     mappings: Type.Optional(Type.Array(obj('A field mapping of the step.'))),
     pricing: Type.Optional(obj('The pricing of the step.')),
     transactions: Type.Optional(Type.Array(obj('A request and response exchanged with the recipient.'))),

@@ -1,6 +1,7 @@
-import { Kind, type Static, Type, TypeRegistry } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import type { Export } from '../domain/exports';
 import type { RuleElement, RuleInput, RuleSetInput } from '../domain/rules';
+import { rules } from './rules';
 import { S } from './define';
 
 /** Most columns an export may have. */
@@ -10,17 +11,6 @@ export const EXPORT_MAX_RECIPIENTS = 50;
 /** `GET /exports` limit bounds (spec: 1..100) and the default page size (spec: not shown). */
 export const EXPORTS_MAX_LIMIT = 100;
 export const EXPORTS_DEFAULT_LIMIT = 25;
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-
-/**
- * Rules and rule sets. Their shape is checked by `validateRules` (which also gives each an ID
- * and names the problem at its nested path), so the body's validator lets any value through here.
- */
-const RULES = 'LeadrouteRules';
-TypeRegistry.Set(RULES, () => true);
-const rules = <T extends RuleElement | RuleInput | RuleSetInput>() =>
-  Type.Unsafe<readonly T[]>({ [Kind]: RULES, type: 'array', items: { oneOf: [ref('Rule'), ref('RuleSet')] } });
 
 /** An ISO 8601 date or date-time, surrounding spaces allowed; whether the date exists is checked in the account's zone. */
 const INSTANT =

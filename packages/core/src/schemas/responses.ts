@@ -66,3 +66,48 @@ export const FirehoseValidationSchema = Type.Object(
   { title: 'FirehoseValidation', examples: [{ validated: true, verification_file: true }] },
 );
 export type FirehoseValidation = Static<typeof FirehoseValidationSchema>;
+
+/** Every refusal's body: RFC 9457 problem details, with each invalid value's JSON pointer. */
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    code: Type.String({ description: 'Stable error kind, e.g. NotFound, Validation.' }),
+    errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
+    current_version: Type.Optional(
+      Type.Integer({
+        description: 'On 409 or 412 for a stale write of a versioned resource (a flow): its current version.',
+      }),
+    ),
+  },
+  {
+    title: 'Problem',
+    description: 'RFC 9457 problem details.',
+    examples: [
+      {
+        type: 'about:blank',
+        title: 'Unprocessable Content',
+        status: 422,
+        detail: 'The flow is not valid.',
+        code: 'Validation',
+        errors: [{ path: '/steps/0/type', message: '/steps/0/type must be recipient or filter.' }],
+      },
+    ],
+  },
+);
+
+/** The answer to a lead submitted by a source (spec "Submit a lead"). */
+export const IntakeResultSchema = Type.Object(
+  {
+    outcome: Type.Union([Type.Literal('success'), Type.Literal('failure'), Type.Literal('error')]),
+    reason: Type.Optional(Type.String()),
+    lead: Type.Object({ id: S.id() }),
+    price: Type.Number(),
+  },
+  {
+    title: 'IntakeResult',
+    examples: [{ outcome: 'success', lead: { id: '5fd4e3b7c1a2b3c4d5e6f701' }, price: 12.5 }],
+  },
+);

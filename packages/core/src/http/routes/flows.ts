@@ -120,7 +120,7 @@ export function flowRoutes(service: LeadService): Route[] {
       readsBody: true,
       summary: "Replace a flow's configuration (optimistic concurrency: If-Match or a body version)",
       doc: {
-        body: schemaRef('FlowInput'),
+        body: schemaRef('FlowUpdateBody'),
         response: schemaRef('Flow'),
         errors: {
           409: 'The body names a version other than the current one, or another write got in first; the problem carries current_version.',
