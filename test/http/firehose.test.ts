@@ -220,7 +220,7 @@ describe.each(BINDINGS)('GET /firehose through %s', (name) => {
         `${qs({ service: 'aws', access_key_id: KEY.id, secret_access_key: KEY.secret })}&bucket=a-bucket&bucket=b-bucket`,
       );
       expect(res.status).toBe(400);
-      expect(res.body.errors).toContainEqual({ path: '/bucket', message: 'must be given once' });
+      expect(res.body.errors).toContainEqual({ path: '/bucket', message: 'bucket must be given once.' });
     });
 
     it('answers 401 without a valid API key, before looking at the parameters', async () => {

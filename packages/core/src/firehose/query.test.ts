@@ -18,8 +18,8 @@ describe('parseFirehoseQuery', () => {
     const error = parseFirehoseQuery({})._unsafeUnwrapErr();
     expect(error).toMatchObject({ type: 'BadRequest' });
     expect(error.type === 'BadRequest' && error.issues).toEqual([
-      { path: '/service', message: 'is required' },
-      { path: '/bucket', message: 'is required' },
+      { path: '/service', message: 'service is required.' },
+      { path: '/bucket', message: 'bucket is required.' },
     ]);
     const aws = parseFirehoseQuery({ service: 'aws', bucket: 'my-bucket' })._unsafeUnwrapErr();
     expect(aws.type === 'BadRequest' && aws.issues?.map((i) => i.path)).toEqual([
@@ -37,18 +37,33 @@ describe('parseFirehoseQuery', () => {
       verification_file: 'maybe',
       flow_id: 'a/b',
     })._unsafeUnwrapErr();
-    expect(error.type === 'BadRequest' && error.issues).toEqual([
-      { path: '/service', message: 'must be aws or azure' },
-      { path: '/bucket', message: 'must be given once' },
-      { path: '/flow_id', message: 'must be letters, digits, hyphens or underscores' },
-      { path: '/verification_file', message: 'must be true or false' },
-    ]);
+    const issues = error.type === 'BadRequest' ? (error.issues ?? []) : [];
+    expect(issues).toHaveLength(4);
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        { path: '/service', message: 'service must be aws or azure.' },
+        { path: '/bucket', message: 'bucket must be given once.' },
+        { path: '/flow_id', message: 'flow_id must be letters, digits, hyphens or underscores.' },
+        { path: '/verification_file', message: 'verification_file must be true or false.' },
+      ]),
+    );
     const container = parseFirehoseQuery({
       service: 'azure',
       bucket: 'Not_A_Container',
       connection_string: 'x',
     })._unsafeUnwrapErr();
     expect(container.type === 'BadRequest' && container.issues?.map((i) => i.path)).toEqual(['/bucket']);
+    const spaced = parseFirehoseQuery({
+      service: 'aws',
+      bucket: 'my-bucket',
+      access_key_id: 'AK IA',
+      secret_access_key: 's',
+    });
+    expect(spaced._unsafeUnwrapErr()).toMatchObject({ issues: [{ path: '/access_key_id' }] });
+    // Parameters the check does not read are ignored; empty values count as absent.
+    expect(
+      parseFirehoseQuery({ service: 'azure', connection_string: 'cs', bucket: 'events', prefix: '', _: '1' }).isOk(),
+    ).toBe(true);
   });
 
   it('returns a typed check', () => {

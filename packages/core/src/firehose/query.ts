@@ -3,6 +3,8 @@ import { errors, type Issue, type LeadrouteError } from '../errors';
 import type { CloudLocation } from '../ports/cloud-storage';
 import { formatInZone } from '../time';
 import { cleanPrefix, isBucketName } from './config';
+import { queryValidator } from '../schemas/define';
+import { FirehoseQueryParams } from '../schemas/queries';
 
 /** A `GET /firehose` request, checked. */
 export interface FirehoseCheck {
@@ -17,8 +19,6 @@ export interface FirehoseCheck {
 /** Query parameters as HTTP bindings hand them over: repeated names give arrays. */
 export type QueryParams = Readonly<Record<string, string | readonly string[] | undefined>>;
 
-const FLOW_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
 /**
  * The name of a verification file:
  * `platform_verification_[<flow_id>_]<yyyyMMddHHmmssSSS>.txt`, the time in UTC
@@ -30,76 +30,53 @@ export function verificationFileName(nowMs: number, flowId?: string): string {
   return `platform_verification_${flowId ? `${flowId}_` : ''}${stamp}.txt`;
 }
 
+const CREDENTIALS = { aws: ['access_key_id', 'secret_access_key'], azure: ['connection_string'] } as const;
+const BUCKET_RULES = {
+  aws: 'must be an S3 bucket name (3 to 255 letters, digits, dots, hyphens or underscores)',
+  azure: 'must be a container name (3 to 63 lowercase letters, digits and single hyphens)',
+} as const;
+const checkQuery = queryValidator(FirehoseQueryParams, 'is not a parameter of GET /firehose');
+
 /**
- * Checks the query of `GET /firehose`. On failure the error is a 400 (`BadRequest`)
- * whose issues name every missing or invalid parameter (`/bucket`, `/access_key_id`, ...).
+ * Checks the query of `GET /firehose` against its schema (`FirehoseQueryParams`), then what
+ * the schema cannot say: which credentials each service needs, and its bucket naming rules.
+ * On failure the error is a 400 (`BadRequest`) whose issues name every missing or invalid
+ * parameter (`/bucket`, `/access_key_id`, ...). Empty values count as absent; parameters the
+ * check does not read are ignored, as before.
  */
 export function parseFirehoseQuery(query: QueryParams): Result<FirehoseCheck, LeadrouteError> {
-  const issues: Issue[] = [];
-  const single = (name: string, { required = false, max = 1024 } = {}): string | undefined => {
-    const value = query[name];
-    if (Array.isArray(value)) {
-      issues.push({ path: `/${name}`, message: 'must be given once' });
-      return undefined;
-    }
-    if (value === undefined || value === '') {
-      if (required) issues.push({ path: `/${name}`, message: 'is required' });
-      return undefined;
-    }
-    const s = value as string;
-    if (s.length > max) {
-      issues.push({ path: `/${name}`, message: `must be at most ${max} characters` });
-      return undefined;
-    }
-    return s;
-  };
-
-  const serviceText = single('service', { required: true, max: 16 });
-  const service = serviceText === 'aws' || serviceText === 'azure' ? serviceText : undefined;
-  if (serviceText !== undefined && service === undefined)
-    issues.push({ path: '/service', message: 'must be aws or azure' });
-
-  const bucket = single('bucket', { required: true, max: 255 });
-  if (bucket !== undefined && service !== undefined && !isBucketName(service, bucket))
-    issues.push({
-      path: '/bucket',
-      message:
-        service === 'aws'
-          ? 'must be an S3 bucket name (3 to 255 letters, digits, dots, hyphens or underscores)'
-          : 'must be a container name (3 to 63 lowercase letters, digits and single hyphens)',
-    });
-
-  const accessKeyId = single('access_key_id', { required: service === 'aws', max: 128 });
-  if (accessKeyId !== undefined && /\s/.test(accessKeyId))
-    issues.push({ path: '/access_key_id', message: 'must not contain spaces' });
-  const secretAccessKey = single('secret_access_key', { required: service === 'aws', max: 256 });
-  const connectionString = single('connection_string', { required: service === 'azure', max: 4096 });
-  const prefix = single('prefix');
-  const flowId = single('flow_id', { max: 64 });
-  if (flowId !== undefined && !FLOW_ID.test(flowId))
-    issues.push({ path: '/flow_id', message: 'must be letters, digits, hyphens or underscores' });
-
-  let verificationFile = true;
-  const vf = single('verification_file', { max: 8 });
-  if (vf !== undefined) {
-    const v = vf.toLowerCase();
-    if (v === 'true' || v === '1') verificationFile = true;
-    else if (v === 'false' || v === '0') verificationFile = false;
-    else issues.push({ path: '/verification_file', message: 'must be true or false' });
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query))
+    if (Object.hasOwn(FirehoseQueryParams.properties, name))
+      for (const v of typeof value === 'string' ? [value] : (value ?? [])) if (v !== '') params.append(name, v);
+  const checked = checkQuery(params);
+  const issues: Issue[] = checked.isErr() ? [...checked.error] : [];
+  const named = (name: string) => params.has(name) || issues.some((i) => i.path === `/${name}`);
+  const service = params.get('service');
+  if (service === 'aws' || service === 'azure') {
+    for (const name of CREDENTIALS[service])
+      if (!named(name)) issues.push({ path: `/${name}`, message: `${name} is required for ${service}.` });
+    const bucket = params.get('bucket');
+    if (bucket !== null && !issues.some((i) => i.path === '/bucket') && !isBucketName(service, bucket))
+      issues.push({ path: '/bucket', message: `bucket ${BUCKET_RULES[service]}.` });
   }
-
-  if (issues.length > 0 || service === undefined || bucket === undefined)
+  if (issues.length > 0 || checked.isErr())
     return err(errors.badRequest('The firehose parameters are not valid.', issues));
-
+  const q = checked.value;
   const location: CloudLocation =
-    service === 'aws'
-      ? { service, accessKeyId: accessKeyId ?? '', secretAccessKey: secretAccessKey ?? '', bucket }
-      : { service, connectionString: connectionString ?? '', container: bucket };
-  const cleaned = cleanPrefix(prefix);
+    q.service === 'aws'
+      ? {
+          service: 'aws',
+          accessKeyId: q.access_key_id ?? '',
+          secretAccessKey: q.secret_access_key ?? '',
+          bucket: q.bucket,
+        }
+      : { service: 'azure', connectionString: q.connection_string ?? '', container: q.bucket };
+  const cleaned = cleanPrefix(q.prefix);
   return ok({
     location,
     ...(cleaned === undefined ? {} : { prefix: cleaned }),
-    ...(flowId === undefined ? {} : { flowId }),
-    verificationFile,
+    ...(q.flow_id === undefined ? {} : { flowId: q.flow_id }),
+    verificationFile: q.verification_file ?? true,
   });
 }

@@ -126,25 +126,61 @@ export type StatsQueryParams = Static<typeof StatsQueryParams>;
 /** GET /firehose: checks storage credentials, optionally writing a verification file. */
 export const FirehoseQueryParams = Type.Object(
   {
-    service: Type.Union([Type.Literal('aws'), Type.Literal('azure')], { description: 'The storage service.' }),
+    service: Type.Union([Type.Literal('aws'), Type.Literal('azure')], {
+      description: 'The storage service.',
+      'x-message': 'must be aws or azure',
+    }),
     bucket: Type.String({
       maxLength: 255,
       description: 'The S3 bucket, or the Azure container.',
       examples: ['acme-leads'],
+      'x-message': 'must be a string of at most 255 characters',
     }),
-    access_key_id: Type.Optional(Type.String({ maxLength: 128, description: 'AWS only (required there).' })),
-    secret_access_key: Type.Optional(Type.String({ maxLength: 256, description: 'AWS only (required there).' })),
-    connection_string: Type.Optional(
-      Type.String({ maxLength: 4096, description: 'Azure only (required there): the storage connection string.' }),
+    access_key_id: Type.Optional(
+      Type.String({
+        maxLength: 128,
+        pattern: '^\\S*$',
+        description: 'AWS only (required there).',
+        'x-message': 'must be at most 128 characters, without spaces',
+      }),
     ),
-    prefix: Type.Optional(Type.String({ maxLength: 1024, description: 'Key prefix to write under.' })),
+    secret_access_key: Type.Optional(
+      Type.String({
+        maxLength: 256,
+        description: 'AWS only (required there).',
+        'x-message': 'must be at most 256 characters',
+      }),
+    ),
+    connection_string: Type.Optional(
+      Type.String({
+        maxLength: 4096,
+        description: 'Azure only (required there): the storage connection string.',
+        'x-message': 'must be at most 4096 characters',
+      }),
+    ),
+    prefix: Type.Optional(
+      Type.String({
+        maxLength: 1024,
+        description: 'Key prefix to write under.',
+        'x-message': 'must be at most 1024 characters',
+      }),
+    ),
     flow_id: Type.Optional(
-      Type.String({ maxLength: 64, pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Named in the verification file.' }),
+      Type.String({
+        maxLength: 64,
+        pattern: '^[A-Za-z0-9_-]{0,64}$',
+        description: 'Named in the verification file.',
+        'x-message': 'must be letters, digits, hyphens or underscores',
+      }),
     ),
     verification_file: Type.Optional(
-      Type.Boolean({ default: true, description: 'Write a verification file (true) or only check the credentials.' }),
+      Type.Boolean({
+        default: true,
+        description: 'Write a verification file (true) or only check the credentials.',
+        'x-message': 'must be true or false',
+      }),
     ),
   },
-  { title: 'FirehoseQueryParams' },
+  { title: 'FirehoseQueryParams', examples: [{ service: 'aws', bucket: 'acme-leads', access_key_id: 'AKIA…' }] },
 );
 export type FirehoseQueryParams = Static<typeof FirehoseQueryParams>;
