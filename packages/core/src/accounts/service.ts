@@ -1,34 +1,24 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import type { Principal } from '../context';
-import { errors, type Issue, type LeadrouteError } from '../errors';
+import { errors, type LeadrouteError } from '../errors';
 import { type Id, newId } from '../ids';
 import type { Account, User } from '../ports/accounts';
 import type { Clock } from '../ports/clock';
 import type { Storage } from '../ports/storage';
-import { isTimeZone, isoTime } from '../time';
+import { isoTime } from '../time';
 import { accountEntity } from '../entities/account-entity';
-import { isEmailAddress } from '../rules/fields/email';
+import { deepValidator } from '../schemas/define';
+import {
+  type AccountChanges,
+  AccountChangesInput,
+  type IssueKeyOptions,
+  IssueKeyInput,
+  type NewAccount,
+  NewAccountInput,
+} from '../schemas/accounts';
 
-/** What the host gives to create an account. */
-export interface NewAccount {
-  name: string;
-  /** @default 'paid' */
-  plan?: 'free' | 'paid';
-  /** IANA time zone. @default 'UTC' */
-  time_zone?: string;
-  /**
-   * @deprecated Kept for stored accounts; it grants nothing. Operator staff are not accounts:
-   * configure them with the service's `operatorStaff` option (#19.6). @default false
-   */
-  staff?: boolean;
-  /** Use this API key instead of generating one (e.g. from configuration). At least 16 characters. */
-  api_key?: string;
-  /** Where the account's alert e-mail goes when its alert settings name no `email_to` (#19.13). */
-  notification_email?: string;
-  /** The user the first API key belongs to. */
-  user?: Partial<Omit<User, 'id'>>;
-}
+export type { AccountChanges, IssueKeyOptions, NewAccount } from '../schemas/accounts';
 
 /** The `accounts` sub-API. Accounts belong to the host: there is no HTTP endpoint to create them. */
 export interface AccountsApi {
@@ -46,10 +36,7 @@ export interface AccountsApi {
    */
   principalFor(accountId: Id, user?: Partial<User>): ResultAsync<Principal, LeadrouteError>;
   /** Issues another API key for the account; the key is returned once, never stored. */
-  issueKey(
-    accountId: Id,
-    options?: { user?: Partial<Omit<User, 'id'>>; api_key?: string },
-  ): ResultAsync<IssuedKey, LeadrouteError>;
+  issueKey(accountId: Id, options?: IssueKeyOptions): ResultAsync<IssuedKey, LeadrouteError>;
   /** The account's keys by ID (never the keys themselves), oldest first. */
   listKeys(accountId: Id): ResultAsync<ApiKeyInfo[], LeadrouteError>;
   /**
@@ -59,13 +46,6 @@ export interface AccountsApi {
   rotateKey(accountId: Id, keyId: string): ResultAsync<IssuedKey, LeadrouteError>;
   /** Revokes a key: it answers 401 from now on. `NotFound` for a key not of this account. */
   revokeKey(accountId: Id, keyId: string): ResultAsync<void, LeadrouteError>;
-}
-
-/** What {@link AccountsApi.update} can change. */
-export interface AccountChanges {
-  name?: string;
-  time_zone?: string;
-  notification_email?: string | null;
 }
 
 /** A key just issued: the key itself (shown once) and its ID. */
@@ -84,25 +64,9 @@ export interface ApiKeyInfo {
 /** A key's public ID: the first 16 hex digits of its SHA-256, which tell nothing of the key. */
 export const keyIdOf = (hash: string): string => hash.slice(0, 16);
 
-const MIN_KEY_LENGTH = 16;
-
 /** SHA-256 of an API key, as stored. */
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
-}
-
-function validateUser(user: Partial<Omit<User, 'id'>> | undefined, issues: Issue[]): void {
-  const email = user?.email;
-  if (email !== undefined && email !== '' && (typeof email !== 'string' || !isEmailAddress(email)))
-    issues.push({
-      path: '/user/email',
-      message: 'user.email must be an e-mail address (local part of at most 64 characters, at most 254 in all).',
-    });
-}
-
-function validateApiKey(apiKey: string | undefined, issues: Issue[]): void {
-  if (apiKey !== undefined && (typeof apiKey !== 'string' || apiKey.length < MIN_KEY_LENGTH))
-    issues.push({ path: '/api_key', message: `api_key must be at least ${MIN_KEY_LENGTH} characters.` });
 }
 
 const newUser = (id: Id, user: Partial<Omit<User, 'id'>> | undefined): User => ({
@@ -113,26 +77,9 @@ const newUser = (id: Id, user: Partial<Omit<User, 'id'>> | undefined): User => (
   sso_id: user?.sso_id ?? '',
 });
 
-/** The fields an account is created with and can change later: its time zone and notification address. */
-function validateSettable(input: { time_zone?: unknown; notification_email?: unknown }, issues: Issue[]): void {
-  if (input.time_zone !== undefined && !isTimeZone(input.time_zone))
-    issues.push({ path: '/time_zone', message: `${String(input.time_zone)} is not an IANA time zone.` });
-  const email = input.notification_email;
-  if (email !== undefined && email !== null && (typeof email !== 'string' || !isEmailAddress(email)))
-    issues.push({ path: '/notification_email', message: 'notification_email must be an e-mail address.' });
-}
-
-function validateNewAccount(input: NewAccount): Issue[] {
-  const issues: Issue[] = [];
-  if (typeof input.name !== 'string' || input.name.trim() === '')
-    issues.push({ path: '/name', message: 'name is required.' });
-  if (input.plan !== undefined && input.plan !== 'free' && input.plan !== 'paid')
-    issues.push({ path: '/plan', message: 'plan must be free or paid.' });
-  validateSettable(input, issues);
-  validateApiKey(input.api_key, issues);
-  validateUser(input.user, issues);
-  return issues;
-}
+const checkNewAccount = deepValidator(NewAccountInput);
+const checkChanges = deepValidator(AccountChangesInput);
+const checkIssueKey = deepValidator(IssueKeyInput);
 
 export function createAccountsApi(deps: { storage: Storage; clock: Clock }): AccountsApi {
   const { storage, clock } = deps;
@@ -156,8 +103,8 @@ export function createAccountsApi(deps: { storage: Storage; clock: Clock }): Acc
     });
   return {
     create(input) {
-      const issues = validateNewAccount(input);
-      if (issues.length > 0) return errAsync(errors.validation(issues));
+      const checked = checkNewAccount(input);
+      if (checked.isErr()) return errAsync(errors.validation(checked.error));
       const now = clock.now();
       const account: Account = {
         id: newId(now),
@@ -203,11 +150,8 @@ export function createAccountsApi(deps: { storage: Storage; clock: Clock }): Acc
       });
     },
     update(id, changes) {
-      const issues: Issue[] = [];
-      if (changes.name !== undefined && (typeof changes.name !== 'string' || changes.name.trim() === ''))
-        issues.push({ path: '/name', message: 'name must not be empty.' });
-      validateSettable(changes, issues);
-      if (issues.length > 0) return errAsync(errors.validation(issues));
+      const checked = checkChanges(changes);
+      if (checked.isErr()) return errAsync(errors.validation(checked.error));
       return account(id).andThen((found) => {
         const { notification_email: _old, ...rest } = found;
         const email =
@@ -229,10 +173,8 @@ export function createAccountsApi(deps: { storage: Storage; clock: Clock }): Acc
       return account(accountId).map((found) => ({ account: found, user: newUser(user?.id ?? found.id, user) }));
     },
     issueKey(accountId, options = {}) {
-      const issues: Issue[] = [];
-      validateApiKey(options.api_key, issues);
-      validateUser(options.user, issues);
-      if (issues.length > 0) return errAsync(errors.validation(issues));
+      const checked = checkIssueKey(options);
+      if (checked.isErr()) return errAsync(errors.validation(checked.error));
       return account(accountId).andThen((found) =>
         insertKey(found.id, newUser(newId(clock.now()), options.user), options.api_key),
       );
