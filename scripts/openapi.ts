@@ -5,13 +5,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createHttpHandler, createLeadService } from '@leadroute/core';
+import { createCertificateHandler, createHttpHandler, createLeadService } from '@leadroute/core';
 import { memoryStorage } from '@leadroute/memory';
 
-/** The served document, as JSON text. */
-export async function openApiText(): Promise<string> {
+/** The served document, as JSON text: the API's, or the certificate handler's (`{cert_url}/openapi.json`). */
+export async function openApiText(which: 'api' | 'certificates' = 'api'): Promise<string> {
   const service = createLeadService({ storage: memoryStorage() });
-  const handler = createHttpHandler(service);
+  const handler = which === 'api' ? createHttpHandler(service) : createCertificateHandler(service);
   const response = await handler({ method: 'GET', url: '/openapi.json', headers: { accept: 'application/json' } });
   await service.close();
   if (response.status !== 200) throw new Error(`/openapi.json answered ${response.status}`);

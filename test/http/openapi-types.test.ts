@@ -103,15 +103,22 @@ export { rows, found, name };
     expect(problems).toEqual([]);
   }, 60_000);
 
-  it('passes Redocly’s recommended rules with no errors and no warnings', async () => {
-    const file = join(dir, 'openapi.json');
-    writeFileSync(file, text);
-    const redocly = join(root, 'node_modules', '.bin', 'redocly');
-    const { stdout } = await promisify(execFile)(redocly, ['lint', file, '--format=json'], {
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    }).catch((error: { stdout: string }) => error);
-    const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { totals: object; problems: unknown[] };
-    expect(report.problems).toEqual([]);
-    expect(report.totals).toEqual({ errors: 0, warnings: 0, ignored: 0 });
-  }, 60_000);
+  it.each(['api', 'certificates'] as const)(
+    '%s: passes Redocly’s recommended rules with no errors and no warnings',
+    async (which) => {
+      const file = join(dir, `openapi-${which}.json`);
+      writeFileSync(file, which === 'api' ? text : await openApiText('certificates'));
+      const redocly = join(root, 'node_modules', '.bin', 'redocly');
+      // The spec fixes both certificate paths, /ping/{token} and /{cert_id}/ping, which a path of /ping/ping would
+      // match alike; the router prefers the literal segment, and no certificate ID is "ping" (40 hex digits).
+      const skip = which === 'certificates' ? ['--skip-rule=no-ambiguous-paths'] : [];
+      const { stdout } = await promisify(execFile)(redocly, ['lint', file, '--format=json', ...skip], {
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      }).catch((error: { stdout: string }) => error);
+      const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { totals: object; problems: unknown[] };
+      expect(report.problems).toEqual([]);
+      expect(report.totals).toEqual({ errors: 0, warnings: 0, ignored: 0 });
+    },
+    60_000,
+  );
 });

@@ -1,17 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { err, ok, type Result } from 'neverthrow';
 
-const CERT_ID = /^[0-9a-f]{40}$/i;
-const PING_TOKEN = /^[A-Za-z0-9_-]{32,128}$/;
+import { CertificateIdParam, PingTokenParam, paramCheck } from '../schemas/params';
+
+const certificateId = paramCheck(CertificateIdParam);
+const pingToken = paramCheck(PingTokenParam);
 
 /** Whether `value` is a certificate ID: 40 hexadecimal characters, as consent-certificate services issue. */
 export function isCertificateId(value: unknown): value is string {
-  return typeof value === 'string' && CERT_ID.test(value);
+  return certificateId(value);
 }
 
 /** Whether `value` can be the token of a vendor-supplied ping URL. */
 export function isPingToken(value: unknown): value is string {
-  return typeof value === 'string' && PING_TOKEN.test(value);
+  return pingToken(value);
 }
 
 /** A new certificate ID (160 random bits, lowercase hex). */

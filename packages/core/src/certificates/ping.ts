@@ -1,15 +1,7 @@
-import type { CertificateClient, CertificateLocation, CertificateRecord } from '../ports/certificates';
+import type { CertificateRecord } from '../ports/certificates';
+import type { PingData } from '../schemas/responses';
 
-/** Ping data (spec "Ping data"): what a certificate recorded about the visit. */
-export interface PingData {
-  /** Seconds since the certificate was created, at the time of the ping. */
-  readonly age: number;
-  readonly client: CertificateClient;
-  readonly created_at: string;
-  readonly location: CertificateLocation;
-  readonly time_on_page: number;
-  readonly type: string;
-}
+export type { PingData } from '../schemas/responses';
 
 /** The ping data of a certificate as seen at `nowMs`; claims and tokens stay inside. */
 export function pingData(certificate: CertificateRecord, nowMs: number): PingData {

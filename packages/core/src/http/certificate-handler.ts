@@ -1,7 +1,13 @@
 import type { LeadService } from '../service';
 import { createHttpHandler, type HttpHandlerOptions, type LeadrouteHttpHandler } from './handler';
 import { json } from './reply';
+import { schemaRef } from './schemas';
 import type { Route } from './types';
+
+const PING_ERRORS = {
+  400: 'The certificate ID or ping token is malformed.',
+  404: 'No such certificate, or it has expired.',
+};
 
 /** Options of {@link createCertificateHandler}. */
 export type CertificateHandlerOptions = Omit<HttpHandlerOptions, 'routes' | 'builtInRoutes'>;
@@ -18,6 +24,7 @@ export function certificateRoutes(service: LeadService): Route[] {
       auth: 'key',
       leadData: true,
       summary: 'Ping data through a vendor-supplied ping URL',
+      doc: { tag: 'certificates', response: schemaRef('PingData'), errors: PING_ERRORS },
       handle: (c) => service.certificates.pingByToken(c.params.token ?? '').map(json(200)),
     },
     {
@@ -26,6 +33,7 @@ export function certificateRoutes(service: LeadService): Route[] {
       auth: 'key',
       leadData: true,
       summary: 'Ping data of a certificate',
+      doc: { tag: 'certificates', response: schemaRef('PingData'), errors: PING_ERRORS },
       handle: (c) => service.certificates.ping(c.params.cert_id ?? '').map(json(200)),
     },
   ];

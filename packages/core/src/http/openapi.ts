@@ -1,5 +1,6 @@
 import { HANDLER_VERSION } from '../domain/events';
-import { ID_SCHEMA, type JsonSchema, SCHEMAS, schemaRef } from './schemas';
+import { type JsonSchema, SCHEMAS, schemaRef } from './schemas';
+import { pathParam } from '../schemas/params';
 import type { TObject } from '@sinclair/typebox';
 import { jsonSchema } from '../schemas/define';
 import type { QueryParamDoc, Route, RouteDoc } from './types';
@@ -69,6 +70,7 @@ const TAGS = {
   exports: 'CSV exports of events.',
   alerts: 'Alerts on lead volume and rates, with their settings and activity.',
   firehose: 'Checking firehose (S3 or Azure Blob Storage) credentials.',
+  certificates: 'Consent-certificate ping data (the certificate handler, mounted at its own base address).',
   meta: 'This document.',
 } as const;
 
@@ -86,7 +88,7 @@ function operation(route: Route): Record<string, unknown> {
     name,
     in: 'path',
     required: true,
-    schema: name === 'recipient_name' || name === 'key' || name === 'cert_id' ? { type: 'string' } : ID_SCHEMA,
+    schema: jsonSchema(pathParam(name ?? '')),
   }));
   const query = queryParameters(route.doc?.query).map((q) => ({
     name: q.name,
@@ -125,6 +127,25 @@ function operation(route: Route): Record<string, unknown> {
   };
 }
 
+/** The shared schemas `value` refers to, and those they refer to in turn: each document lists only its own. */
+function componentsUsedBy(value: unknown): Record<string, JsonSchema> {
+  const used: Record<string, JsonSchema> = {};
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) for (const item of node) visit(item);
+    else if (typeof node === 'object' && node !== null)
+      for (const [key, child] of Object.entries(node)) {
+        const name = key === '$ref' && typeof child === 'string' ? child.split('#/components/schemas/')[1] : undefined;
+        const schema = name === undefined ? undefined : SCHEMAS[name];
+        if (name !== undefined && schema !== undefined && !(name in used)) {
+          used[name] = schema;
+          visit(schema);
+        } else visit(child);
+      }
+  };
+  visit(value);
+  return Object.fromEntries(Object.entries(used).sort(([a], [b]) => a.localeCompare(b)));
+}
+
 /**
  * The OpenAPI 3.1 document of a route table: generated, never written by hand, so
  * it cannot drift from what the handler serves.
@@ -159,7 +180,7 @@ export function openApiDocument(
         basic: { type: 'http', scheme: 'basic', description: 'User name `API`, password the API key.' },
         bearer: { type: 'http', scheme: 'bearer', description: 'The API key as a bearer token.' },
       },
-      schemas: SCHEMAS as Record<string, JsonSchema>,
+      schemas: componentsUsedBy(paths),
     },
     paths,
   };

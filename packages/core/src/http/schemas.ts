@@ -14,6 +14,7 @@ import { FeedbackBody, FeedbackResultSchema, RecipientFeedbackBody } from '../sc
 import {
   FirehoseValidationSchema,
   IntakeResultSchema,
+  PingDataSchema,
   ProblemSchema,
   SearchHitSchema,
   SearchResultSchema,
@@ -25,7 +26,6 @@ import { RuleSchema, RuleSetSchema } from '../schemas/rules';
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
 export type JsonSchema = { readonly [key: string]: unknown };
 
-const id = { type: 'string', pattern: '^[0-9a-fA-F]{24}$' } as const;
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
 /** Schemas shared by the OpenAPI document, referenced as `#/components/schemas/<name>`. */
@@ -56,9 +56,9 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   FlowUpdateBody: jsonSchema(FlowUpdateBody),
   Flow: jsonSchema(FlowSchema),
   IntakeResult: jsonSchema(IntakeResultSchema),
+  PingData: jsonSchema(PingDataSchema),
   Event: jsonSchema(EventSchema),
   EventQuery: jsonSchema(EventQueryBody),
 };
 
 export const schemaRef = ref;
-export const ID_SCHEMA: JsonSchema = id;

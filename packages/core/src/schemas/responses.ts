@@ -111,3 +111,46 @@ export const IntakeResultSchema = Type.Object(
     examples: [{ outcome: 'success', lead: { id: '5fd4e3b7c1a2b3c4d5e6f701' }, price: 12.5 }],
   },
 );
+
+const size = Type.Object({ width: Type.Number(), height: Type.Number() });
+
+/** Ping data (spec "Ping data"): what a consent certificate recorded about the visit. */
+export const PingDataSchema = Type.Object(
+  {
+    age: Type.Integer({ description: 'Seconds since the certificate was created, at the time of the ping.' }),
+    client: Type.Object({
+      ip: Type.String(),
+      user_agent: Type.String(),
+      dimensions: Type.Object({ screen: size, window: size }),
+      geo: Type.Object({
+        city: Type.String(),
+        country: Type.String(),
+        postal_code: Type.String(),
+        subdivisions: Type.Array(Type.String()),
+      }),
+    }),
+    created_at: S.dateTime(),
+    location: Type.Object({ framed: Type.Boolean(), parent_url: Type.String(), url: Type.String() }),
+    time_on_page: Type.Number({ description: 'Seconds the visitor spent on the page.' }),
+    type: Type.String(),
+  },
+  {
+    title: 'PingData',
+    examples: [
+      {
+        age: 42,
+        client: {
+          ip: '203.0.113.7',
+          user_agent: 'Mozilla/5.0',
+          dimensions: { screen: { width: 1920, height: 1080 }, window: { width: 1280, height: 720 } },
+          geo: { city: 'Austin', country: 'US', postal_code: '78701', subdivisions: ['TX'] },
+        },
+        created_at: '2026-01-15T12:00:00.000Z',
+        location: { framed: false, parent_url: '', url: 'https://quotes.example/form' },
+        time_on_page: 95,
+        type: 'form',
+      },
+    ],
+  },
+);
+export type PingData = Static<typeof PingDataSchema>;
