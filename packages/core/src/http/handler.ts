@@ -137,6 +137,13 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     path: '/openapi.json',
     auth: 'none',
     summary: 'This API as an OpenAPI 3.1 document',
+    doc: {
+      response: {
+        type: 'object',
+        description: 'An OpenAPI 3.1 document.',
+        examples: [{ openapi: '3.1.0', info: { title: 'Leadroute API', version: '1.0.0' }, paths: {} }],
+      },
+    },
     handle: async () =>
       ok({
         status: 200,

@@ -20,7 +20,8 @@ import {
   SearchResultSchema,
   StatsRowSchema,
 } from '../schemas/responses';
-import { FlowBody, FlowSchema, FlowUpdateBody } from '../schemas/flows';
+import { FlowBody, FlowSchema, FlowUpdateBody, LeadBody } from '../schemas/flows';
+import { DEFAULT_ALERT_SETTINGS } from '../alerts/defaults';
 import { RuleSchema, RuleSetSchema } from '../schemas/rules';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
@@ -48,12 +49,13 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   ExportFileLink: jsonSchema(ExportFileLinkSchema),
   Alert: jsonSchema(AlertSchema),
   ActivityPage: jsonSchema(ActivityPageSchema),
-  AlertSettings: jsonSchema(AlertSettingsSchema),
+  AlertSettings: { ...jsonSchema(AlertSettingsSchema), examples: [DEFAULT_ALERT_SETTINGS] },
   FeedbackBody: jsonSchema(FeedbackBody),
   RecipientFeedbackBody: jsonSchema(RecipientFeedbackBody),
   FeedbackResult: jsonSchema(FeedbackResultSchema),
   FlowInput: jsonSchema(FlowBody),
   FlowUpdateBody: jsonSchema(FlowUpdateBody),
+  LeadBody: jsonSchema(LeadBody),
   Flow: jsonSchema(FlowSchema),
   IntakeResult: jsonSchema(IntakeResultSchema),
   PingData: jsonSchema(PingDataSchema),

@@ -66,7 +66,29 @@ export const AlertSchema = Type.Object(
       description: 'Aggregate numbers only (rate, baseline_rate, total, ...), never lead data.',
     }),
   },
-  { title: 'Alert' },
+  {
+    title: 'Alert',
+    examples: [
+      {
+        key: 'recipient-failure:5fd4e3b7c1a2b3c4d5e6f704:5fd4e3b7c1a2b3c4d5e6f701',
+        type: 'recipient-failure',
+        kind: null,
+        severity: 'serious',
+        message: 'Lone Star Leads is failing 42% of deliveries',
+        detail: '42 of 100 deliveries failed in the last hour, against 3% over the last 30 days.',
+        flow_id: '5fd4e3b7c1a2b3c4d5e6f702',
+        flow_name: 'Auto insurance',
+        entity_id: '5fd4e3b7c1a2b3c4d5e6f701',
+        entity_name: 'Lone Star Leads',
+        recipient_id: '5fd4e3b7c1a2b3c4d5e6f701',
+        outcome: 'failure',
+        time_zone: 'America/Chicago',
+        first_seen_at: '2026-03-01T15:04:05.000Z',
+        last_seen_at: '2026-03-01T15:04:05.000Z',
+        data: { rate: 0.42, baseline_rate: 0.03, total: 100 },
+      },
+    ],
+  },
 );
 
 /** One timeline entry (spec "Alert Activity Entry"). */
@@ -90,7 +112,24 @@ export const ActivityPageSchema = Type.Object(
       description: 'Pass as `before` for the next page; null on the last one.',
     }),
   },
-  { title: 'ActivityPage' },
+  {
+    title: 'ActivityPage',
+    examples: [
+      {
+        entries: [
+          {
+            at: '2026-03-01T15:04:05.000Z',
+            kind: 'created',
+            actor: { type: 'system', id: 'detector', name: 'Alert detector' },
+            visibility: 'customer',
+            source: 'collector',
+            data: { severity: 'serious' },
+          },
+        ],
+        next_before: null,
+      },
+    ],
+  },
 );
 
 /** The kinds only the detector writes: `alerts.addActivity` refuses them. */

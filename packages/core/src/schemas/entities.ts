@@ -50,12 +50,26 @@ export const EntityCreateBody = Type.Object(
     source: writable.source,
     recipient: writable.recipient,
   },
-  { title: 'EntityCreateBody' },
+  {
+    title: 'EntityCreateBody',
+    examples: [
+      {
+        name: 'Lone Star Leads',
+        module_ids: ['platform-custom.outbound.json'],
+        source: null,
+        recipient: 'buyer',
+        website: 'https://lonestarleads.example',
+      },
+    ],
+  },
 );
 export type EntityCreateBody = Static<typeof EntityCreateBody>;
 
 /** PUT /entities/{id}: any writable field; absent fields keep their value. */
-export const EntityUpdateBody = Type.Partial(Type.Object(writable), { title: 'EntityUpdateBody' });
+export const EntityUpdateBody = Type.Partial(Type.Object(writable), {
+  title: 'EntityUpdateBody',
+  examples: [{ description: 'Auto and home leads, Texas only.', time_zone: 'America/Chicago' }],
+});
 export type EntityUpdateBody = Static<typeof EntityUpdateBody>;
 
 /** The fields a caller may write on an entity, each of them. */
@@ -90,17 +104,53 @@ export const EntitySchema = Type.Object(
     created_at: S.dateTime(),
     updated_at: S.dateTime(),
   },
-  { title: 'Entity' },
+  {
+    title: 'Entity',
+    examples: [
+      {
+        id: '5fd4e3b7c1a2b3c4d5e6f701',
+        name: 'Lone Star Leads',
+        description: '',
+        standard: false,
+        account: false,
+        pending: false,
+        connected: null,
+        connected_account_id: null,
+        deprecated: false,
+        see: null,
+        field_suffix: null,
+        invitation_id: null,
+        invitation_expires_at: null,
+        expired: false,
+        flow_ids: ['5fd4e3b7c1a2b3c4d5e6f702'],
+        logo_url: null,
+        module_ids: ['platform-custom.outbound.json'],
+        source: null,
+        recipient: 'buyer',
+        time_zone: 'America/Chicago',
+        consent_certified_vendor: false,
+        website: 'https://lonestarleads.example',
+        created_at: '2026-03-01T15:04:05.000Z',
+        updated_at: '2026-03-01T15:04:05.000Z',
+      },
+    ],
+  },
 );
 
 const aliasWritable = { entity_id: S.id(), entity_alias: S.text(200, { required: true }) };
 
 /** POST /entities/aliases: both fields required. */
-export const EntityAliasCreateBody = Type.Object(aliasWritable, { title: 'EntityAliasCreateBody' });
+export const EntityAliasCreateBody = Type.Object(aliasWritable, {
+  title: 'EntityAliasCreateBody',
+  examples: [{ entity_id: '5fd4e3b7c1a2b3c4d5e6f701', entity_alias: 'LSL (Texas)' }],
+});
 export type EntityAliasCreateBody = Static<typeof EntityAliasCreateBody>;
 
 /** PUT /entities/aliases/{id}: either field or both. */
-export const EntityAliasUpdateBody = Type.Partial(Type.Object(aliasWritable), { title: 'EntityAliasUpdateBody' });
+export const EntityAliasUpdateBody = Type.Partial(Type.Object(aliasWritable), {
+  title: 'EntityAliasUpdateBody',
+  examples: [{ entity_alias: 'Lone Star (TX only)' }],
+});
 export type EntityAliasUpdateBody = Static<typeof EntityAliasUpdateBody>;
 
 /** A per-account display name for an entity (spec "Entity alias"). */
@@ -113,5 +163,17 @@ export const EntityAliasSchema = Type.Object(
     created_at: S.dateTime(),
     updated_at: S.dateTime(),
   },
-  { title: 'EntityAlias' },
+  {
+    title: 'EntityAlias',
+    examples: [
+      {
+        id: '5fd4e3b7c1a2b3c4d5e6f703',
+        entity_id: '5fd4e3b7c1a2b3c4d5e6f701',
+        entity_alias: 'LSL (Texas)',
+        account_id: '5fd4e3b7c1a2b3c4d5e6f704',
+        created_at: '2026-03-01T15:04:05.000Z',
+        updated_at: '2026-03-01T15:04:05.000Z',
+      },
+    ],
+  },
 );

@@ -56,7 +56,17 @@ export const EventQueryBody = Type.Object(
     limit: checked.limit,
     sort: checked.sort,
   },
-  { title: 'EventQuery' },
+  {
+    title: 'EventQuery',
+    examples: [
+      {
+        start: '2026-03-01T00:00:00Z',
+        type: ['recipient'],
+        rules: [{ lhv: 'outcome', op: 'is equal to', rhv: 'failure' }],
+        include: ['id', 'outcome', 'reason', 'vars.lead.email'],
+      },
+    ],
+  },
 );
 export type EventQueryBody = Static<typeof EventQueryBody>;
 
@@ -198,6 +208,36 @@ export const EventSchema = Type.Object(
   },
   {
     title: 'Event',
+    examples: [
+      {
+        id: '5fd4e3b7c1a2b3c4d5e6f707',
+        type: 'recipient',
+        outcome: 'success',
+        reason: '',
+        vars: { lead: { id: '5fd4e3b7c1a2b3c4d5e6f701', email: 'nora@example.com', state: 'TX' } },
+        host: 'leadroute-1',
+        start_timestamp: 1772377445000,
+        end_timestamp: 1772377445120,
+        ms: 120,
+        wait_ms: 110,
+        overhead_ms: 10,
+        lag_ms: 0,
+        total_ms: 120,
+        handler_version: '1.0.0',
+        version: '1',
+        cap_reached: false,
+        ping_limit_reached: false,
+        expires_at: '2026-05-30T15:04:05.000Z',
+        lead_id: '5fd4e3b7c1a2b3c4d5e6f701',
+        flow_id: '5fd4e3b7c1a2b3c4d5e6f702',
+        source_id: '5fd4e3b7c1a2b3c4d5e6f703',
+        recipient_id: '5fd4e3b7c1a2b3c4d5e6f704',
+        module_id: 'platform-custom.outbound.json',
+        step_id: '5fd4e3b7c1a2b3c4d5e6f708',
+        purchase_price: 12.5,
+        key: 'CRM-88412',
+      },
+    ],
     description:
       'An event record: a self-contained snapshot of the lead at the moment it visited a step. ' +
       'A listing with include or exclude shows only the fields kept.',

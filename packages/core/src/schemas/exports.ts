@@ -130,7 +130,27 @@ export const ExportSchema = Type.Object(
     file_name: Type.Optional(Type.String()),
     downloads: Type.Array(Type.Object({ at: S.dateTime(), user })),
   },
-  { title: 'Export' },
+  {
+    title: 'Export',
+    examples: [
+      {
+        id: '5fd4e3b7c1a2b3c4d5e6f705',
+        created_at: '2026-03-01T15:04:05.000Z',
+        status: 'complete',
+        start: '2026-03-01T06:00:00.000Z',
+        end: '2026-03-02T06:00:00.000Z',
+        filter_rules: [],
+        email_to: ['ops@acme.example'],
+        fields: ['id', 'outcome', 'lead.email'],
+        date_format: 'standard',
+        user: { id: '5fd4e3b7c1a2b3c4d5e6f706', first_name: 'API', last_name: 'User', email: '', sso_id: '' },
+        expires_at: '2026-03-31T15:04:05.000Z',
+        exported_docs: 1250,
+        file_name: 'export-2026-03-01.csv',
+        downloads: [],
+      },
+    ],
+  },
 );
 
 /** GET /exports/{id}/file. */

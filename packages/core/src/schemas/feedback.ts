@@ -29,7 +29,10 @@ const fields = {
  */
 export const FeedbackBody = Type.Object(
   { type: fields.type, reason: Type.Optional(fields.reason), occurred_at: Type.Optional(fields.occurred_at) },
-  { title: 'FeedbackBody' },
+  {
+    title: 'FeedbackBody',
+    examples: [{ type: 'return', reason: 'Disconnected number', occurred_at: '2026-03-02T10:00:00Z' }],
+  },
 );
 export type FeedbackBody = Static<typeof FeedbackBody>;
 
@@ -57,7 +60,11 @@ export const RecipientFeedbackBody = Type.Object(
       Type.Union([Type.String(), Type.Number()], { description: "The recipient's own record ID for the lead." }),
     ),
   },
-  { title: 'RecipientFeedbackBody', description: 'For standard; other integrations read their own format.' },
+  {
+    title: 'RecipientFeedbackBody',
+    description: 'For standard; other integrations read their own format.',
+    examples: [{ recipient_record_id: 'CRM-88412', type: 'conversion', reason: 'policy sold' }],
+  },
 );
 export type RecipientFeedbackBody = Static<typeof RecipientFeedbackBody>;
 

@@ -247,6 +247,23 @@ export const FlowUpdateBody = Type.Object(
 );
 export type FlowUpdateBody = Static<typeof FlowUpdateBody>;
 
+/** POST /flows/{flow_id}/sources/{source_id}/submit and /ping: the lead's fields, as JSON, XML or a form. */
+export const LeadBody = Type.Record(Type.String(), Type.Unknown(), {
+  title: 'LeadBody',
+  description: 'Lead fields: the standard ones (first_name, email, phone_1, state...) and any of the flow.',
+  examples: [
+    {
+      first_name: 'Nora',
+      last_name: 'Lovelace',
+      email: 'Nora@Example.com',
+      phone_1: '(512) 555-0142',
+      state: 'TX',
+      postal_code: '78701',
+      trustedform_cert_url: 'https://cert.trustedform.com/3f786850e387550fdab836ed7e6dc881de23001b',
+    },
+  ],
+});
+
 /** A flow as the API shows it. */
 export const FlowSchema = Type.Composite(
   [
@@ -259,5 +276,17 @@ export const FlowSchema = Type.Composite(
       updated_at: S.dateTime(),
     }),
   ],
-  { title: 'Flow' },
+  {
+    title: 'Flow',
+    examples: [
+      {
+        ...example,
+        id: '5fd4e3b7c1a2b3c4d5e6f702',
+        version: 3,
+        enabled: true,
+        created_at: '2026-03-01T15:04:05.000Z',
+        updated_at: '2026-03-01T15:04:05.000Z',
+      },
+    ],
+  },
 );

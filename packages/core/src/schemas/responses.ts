@@ -51,7 +51,31 @@ export const SearchResultSchema = Type.Object(
     total: Type.Integer({ minimum: 0, description: 'Matching leads (results beyond 1,000 cannot be paged to).' }),
     hits: Type.Array(Type.Unsafe<Static<typeof SearchHitSchema>>({ $ref: '#/components/schemas/SearchHit' })),
   },
-  { title: 'SearchResult' },
+  {
+    title: 'SearchResult',
+    examples: [
+      {
+        total: 1,
+        hits: [
+          {
+            lead_id: '5fd4e3b7c1a2b3c4d5e6f701',
+            flow_id: '5fd4e3b7c1a2b3c4d5e6f702',
+            flow_name: 'Auto insurance',
+            source_id: '5fd4e3b7c1a2b3c4d5e6f703',
+            source_name: 'Quote form',
+            submission_timestamp: '2026-03-01T15:04:05.000Z',
+            ...Object.fromEntries(SEARCH_FIELDS.map((f) => [f, ''])),
+            first_name: 'Nora',
+            last_name: 'Lovelace',
+            email: 'nora@example.com',
+            phone_1: '5125550142',
+            highlight: { last_name: ['<em>Lovel</em>ace'] },
+            latest_event: null,
+          },
+        ],
+      },
+    ],
+  },
 );
 
 /** GET /firehose. */

@@ -23,7 +23,11 @@ export const EXPORT_DOCS = {
   },
   download: {
     query: ExportDownloadQueryParams,
-    response: { type: 'string', description: 'The CSV.' },
+    response: {
+      type: 'string',
+      description: 'The CSV.',
+      examples: ['id,outcome,lead.email\n5fd4e3b7c1a2b3c4d5e6f707,success,nora@example.com\n'],
+    },
     errors: { 403: 'The link is malformed, tampered with or expired.', 404: 'No such export or file.' },
   },
 } satisfies Record<string, RouteDoc>;

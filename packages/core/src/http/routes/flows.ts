@@ -63,7 +63,7 @@ export function flowRoutes(service: LeadService): Route[] {
     produces: JSON_OR_XML,
     summary: kind === 'submit' ? 'Submit a lead to a flow from a source' : 'Ping: price a lead without delivering it',
     doc: {
-      body: { type: 'object', description: 'Lead fields.' },
+      body: schemaRef('LeadBody'),
       response: schemaRef('IntakeResult'),
       errors: {
         401: 'The source requires its posting secret (X-Posting-Secret header or HTTP Basic password) and it is missing or wrong.',
