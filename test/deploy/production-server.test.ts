@@ -1,15 +1,14 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { EXPORT_JOB } from '@leadroute/core';
 import { postgresStorage } from '@leadroute/postgres';
 import pg from 'pg';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_URL, databaseAvailable, randomSchemaName } from '../../adapters/postgres/src/test-support';
 import { type S3rverHandle, startS3rver } from '../../adapters/s3/src/s3rver.test-helper';
 import { ENV_VARS } from '../../servers/leadroute/src/config';
+import { type CaughtMail, type SmtpCatcher, startSmtpCatcher } from '../support/smtp-catcher';
 import { dockerfile, imageCommand, root, type ServerProcess, startServerProcess, stopAll } from './server-process';
 
 // Item #21.13: the production entry point, started exactly as the Docker image starts it,
@@ -22,18 +21,12 @@ const API_KEY = 'deploy-test-key-0123456789';
 const AUTH = `Basic ${Buffer.from(`API:${API_KEY}`).toString('base64')}`;
 const SEEDED = 4000;
 
-interface Mail {
-  readonly to: string[];
-  readonly raw: string;
-}
-
 const enabled = await databaseAvailable('test/deploy/production-server.test.ts');
 
 describe.runIf(enabled)('#21.13 the production server on PostgreSQL, S3 and SMTP', () => {
   const schema = randomSchemaName();
-  const mails: Mail[] = [];
   let s3: S3rverHandle;
-  let smtp: SMTPServer;
+  let smtp: SmtpCatcher;
   let pool: pg.Pool;
   let env: Record<string, string>;
   let server: ServerProcess;
@@ -56,23 +49,7 @@ describe.runIf(enabled)('#21.13 the production server on PostgreSQL, S3 and SMTP
 
   beforeAll(async () => {
     s3 = await startS3rver({ buckets: [BUCKET], accessKeys: { [KEY.id]: KEY.secret } });
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          mails.push({
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString('utf8'),
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    smtp = await startSmtpCatcher();
     pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
     env = {
       PORT: '0',
@@ -85,7 +62,7 @@ describe.runIf(enabled)('#21.13 the production server on PostgreSQL, S3 and SMTP
       LEADROUTE_S3_ACCESS_KEY_ID: KEY.id,
       LEADROUTE_S3_SECRET_ACCESS_KEY: KEY.secret,
       LEADROUTE_S3_FORCE_PATH_STYLE: 'true',
-      LEADROUTE_SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+      LEADROUTE_SMTP_URL: smtp.url,
       LEADROUTE_SMTP_FROM: 'Leadroute <alerts@leadroute.test>',
       LEADROUTE_BOOTSTRAP_ACCOUNT_NAME: 'Deploy Test',
       LEADROUTE_BOOTSTRAP_API_KEY: API_KEY,
@@ -107,7 +84,7 @@ describe.runIf(enabled)('#21.13 the production server on PostgreSQL, S3 and SMTP
     await stopAll(running);
     await pool?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await pool?.end();
-    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+    await smtp?.close();
     await s3?.dispose();
   }, 60_000);
 
@@ -179,13 +156,13 @@ describe.runIf(enabled)('#21.13 the production server on PostgreSQL, S3 and SMTP
     const lead = await api(submit, { auth: false, body: { first_name: 'Grace', email: 'grace@example.com' } });
     expect(lead.body).toMatchObject({ outcome: 'success' });
     const deadline = Date.now() + 30_000;
-    const about = (m: Mail) =>
+    const about = (m: CaughtMail) =>
       m.raw
         .replace(/=\r?\n/g, '')
         .replace(/\r?\n[ \t]+/g, ' ')
         .includes('Alert Vendor');
-    while (!mails.some(about) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const mail = mails.find(about);
+    while (!smtp.mails.some(about) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const mail = smtp.mails.find(about);
     expect(mail, 'an alert e-mail about the new source').toBeDefined();
     expect(mail?.to).toEqual(['ops@example.com']);
     expect(mail?.raw).toMatch(/^From: Leadroute <alerts@leadroute\.test>/m);
@@ -270,7 +247,7 @@ describe.runIf(enabled)('#21.13 the production server on PostgreSQL, S3 and SMTP
     expect(csv[0]).toBe('id,type');
     expect(csv).toHaveLength(total + 1);
     expect(new Set(csv.slice(1)).size).toBe(total);
-    const ready = () => mails.find((m) => m.to.includes('reports@example.com'));
+    const ready = () => smtp.mails.find((m) => m.to.includes('reports@example.com'));
     for (const deadline = Date.now() + 30_000; !ready() && Date.now() < deadline; )
       await new Promise((r) => setTimeout(r, 100));
     expect(ready()?.raw).toContain('Export ready');

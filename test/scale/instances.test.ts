@@ -3,12 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { postgresStorage } from '@leadroute/postgres';
 import { aCredential } from '@leadroute/testkit';
 import pg from 'pg';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_URL, databaseAvailable, randomSchemaName } from '../../adapters/postgres/src/test-support';
 import { type S3rverHandle, startS3rver } from '../../adapters/s3/src/s3rver.test-helper';
 import { type ServerProcess, startServerProcess, stopAll } from '../deploy/server-process';
 import { type Answer, call } from '../support/call';
+import { type SmtpCatcher, startSmtpCatcher } from '../support/smtp-catcher';
 import { type RecipientServer, startRecipientServer } from '../support/recipient-server';
 
 // Issue #23 items 1, 2 and 4: three production server processes (servers/leadroute,
@@ -24,11 +24,6 @@ const EXPORTS = 'scale-exports';
 const FIREHOSE = 'scale-firehose';
 const API_KEY = 'scale-test-key-0123456789';
 const INSTANCES = 3;
-
-interface Mail {
-  readonly to: string[];
-  readonly subject: string;
-}
 
 const enabled = await databaseAvailable('test/scale/instances.test.ts');
 
@@ -58,13 +53,12 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
 
 describe.runIf(enabled)('#23.1 three instances on one PostgreSQL', () => {
   const schema = randomSchemaName();
-  const mails: Mail[] = [];
   /** PUTs into the firehose bucket that reached s3rver, by object key. */
   const firehosePuts = new Map<string, number>();
   let firehoseDown = false;
   let s3: S3rverHandle;
   let proxy: Server;
-  let smtp: SMTPServer;
+  let smtp: SmtpCatcher;
   let recipient: RecipientServer;
   let pool: pg.Pool;
   let env: Record<string, string>;
@@ -114,26 +108,7 @@ describe.runIf(enabled)('#23.1 three instances on one PostgreSQL', () => {
       req.pipe(upstream);
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          const raw = Buffer.concat(chunks)
-            .toString('utf8')
-            .replace(/\r?\n[ \t]+/g, ' ');
-          mails.push({
-            to: session.envelope.rcptTo.map((r) => r.address),
-            subject: /^Subject: (.*)$/m.exec(raw)?.[1] ?? '',
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    smtp = await startSmtpCatcher();
     recipient = await startRecipientServer();
     pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
     pool.on('error', () => undefined);
@@ -151,7 +126,7 @@ describe.runIf(enabled)('#23.1 three instances on one PostgreSQL', () => {
       LEADROUTE_S3_FORCE_PATH_STYLE: 'true',
       LEADROUTE_BOOTSTRAP_ACCOUNT_NAME: 'Scale Test',
       LEADROUTE_BOOTSTRAP_API_KEY: API_KEY,
-      LEADROUTE_SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+      LEADROUTE_SMTP_URL: smtp.url,
       LEADROUTE_ALERT_SETTINGS: JSON.stringify({
         email_to: ['ops@example.com'],
         types: { 'new-source': { send_email: true, severity: 'serious' } },
@@ -178,7 +153,7 @@ describe.runIf(enabled)('#23.1 three instances on one PostgreSQL', () => {
     await stopAll(running);
     await pool?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await pool?.end();
-    await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+    await smtp?.close();
     await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
     await recipient?.close();
     await s3?.dispose();
@@ -289,7 +264,7 @@ describe.runIf(enabled)('#23.1 three instances on one PostgreSQL', () => {
       ),
     );
     const names = ['Scale Vendor', ...[1, 2, 3, 4].map((n) => `Fresh Source ${n}`)];
-    const about = (name: string) => mails.filter((m) => m.subject.includes(name) && /new source/i.test(m.subject));
+    const about = (name: string) => smtp.mails.filter((m) => m.subject.includes(name) && /new source/i.test(m.subject));
     await until('a new-source e-mail for every source', () => names.every((name) => about(name).length > 0));
     // Many more passes of all three instances: nothing is raised or sent again.
     await pause(1000);
@@ -301,7 +276,7 @@ describe.runIf(enabled)('#23.1 three instances on one PostgreSQL', () => {
       created: created.reduce((n, r) => n + r.n, 0),
       distinct: created.length,
       newSource: newSource.length,
-      emails: mails.length,
+      emails: smtp.mails.length,
       newSourceEmails: names.map((name) => about(name).length),
     };
     expect(created.filter((r) => r.n > 1)).toEqual([]);

@@ -7,7 +7,6 @@ import { ruleSet, rules } from './rules';
 export const EVENTS_DEFAULT_LIMIT = 100;
 export const EVENTS_MAX_LIMIT = 1000;
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const described = <T extends { description?: string }>(schema: T, description: string): T =>
   Object.assign(schema, { description });
 
