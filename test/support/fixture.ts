@@ -17,12 +17,15 @@ export interface Fixture {
   };
 }
 
-export async function createFixture(options: Omit<LeadServiceOptions, 'storage'> = {}): Promise<Fixture> {
+/** On memory unless `storage` is given (a PostgreSQL schema of the test's own, say). */
+export async function createFixture(
+  options: Omit<LeadServiceOptions, 'storage'> & { storage?: LeadServiceOptions['storage'] } = {},
+): Promise<Fixture> {
   const operator = 'operator-staff-key-0123456789abcdef';
   const service = createLeadService({
-    storage: memoryStorage(),
     operatorStaff: [{ id: 'staff-1', name: 'Ops Person', api_key_sha256: hashApiKey(operator) }],
     ...options,
+    storage: options.storage ?? memoryStorage(),
   });
   const make = async (name: string, extra: { plan?: 'free' | 'paid'; staff?: boolean } = {}) =>
     (await service.accounts.create({ name, time_zone: 'America/New_York', ...extra }))._unsafeUnwrap().api_key;

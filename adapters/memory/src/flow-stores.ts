@@ -69,6 +69,12 @@ export function counterStore(t: MemoryTables): CounterStore {
       if (counter && counter.count > 0) t.counters.set(key, { ...counter, count: counter.count - 1 });
       return done();
     },
+    claim: (key, expiresAt, now) => {
+      const counter = t.counters.get(key);
+      if (counter && counter.count > 0 && counter.expires_at > now) return okAsync(false);
+      t.counters.set(key, { count: 1, expires_at: expiresAt });
+      return okAsync(true);
+    },
     get: (key) => okAsync(t.counters.get(key)?.count ?? 0),
   };
 }

@@ -48,6 +48,24 @@ describe.skipIf(!available)('postgres under concurrency (several pools, several 
     await db.truncate();
   });
 
+  it('lets one claim of a key win among many at once, again only once it expires or is released', async () => {
+    const key = `dup:${freshId()}`;
+    const claims = await race(60, (s) => s.counters.claim(key, '2030-01-01T00:00:00.000Z', '2029-01-01T00:00:00.000Z'));
+    expect(claims.map((r) => r._unsafeUnwrap()).filter(Boolean)).toHaveLength(1);
+    const [first] = storages();
+    // Held until it expires: an earlier now is refused, a later one claims it again.
+    expect(
+      (await first?.counters.claim(key, '2031-01-01T00:00:00.000Z', '2029-12-31T23:59:59.999Z'))?._unsafeUnwrap(),
+    ).toBe(false);
+    expect(
+      (await first?.counters.claim(key, '2031-01-01T00:00:00.000Z', '2030-01-01T00:00:00.000Z'))?._unsafeUnwrap(),
+    ).toBe(true);
+    // Released (decremented): free at once.
+    (await first?.counters.decrement(key))?._unsafeUnwrap();
+    const again = await race(20, (s) => s.counters.claim(key, '2032-01-01T00:00:00.000Z', '2030-06-01T00:00:00.000Z'));
+    expect(again.map((r) => r._unsafeUnwrap()).filter(Boolean)).toHaveLength(1);
+  });
+
   it('never lets a cap count past its maximum, for one key or many at once', async () => {
     const keys = Array.from({ length: 3 }, () => `cap:${freshId()}`);
     const results = await race(150, (s, i) =>

@@ -13,6 +13,8 @@ import {
   counterAboveZero,
   counterBelow,
   counterById,
+  counterClaimable,
+  counterClaimUpdate,
   decrementUpdate,
   downloadPush,
   exportById,
@@ -66,6 +68,32 @@ export function workChecks(checks: Checks): void {
       const raced: CounterDoc[] = [{ _id: 'k', count: 1, expires_at: new Date(T0) }];
       expect(updateOneIn(raced, counterBelow('k', 5), incrementUpdate(new Date(T0 + 1)))).toEqual({ matchedCount: 1 });
       expect(raced[0]).toEqual({ _id: 'k', count: 2, expires_at: new Date(T0 + 1) });
+    });
+
+    it('counterClaimable and counterClaimUpdate claim a key once until it expires or is released', () => {
+      checks('counterClaimable', 'counterClaimUpdate');
+      const claim = (docs: CounterDoc[], key: string, now: number, until: number): boolean => {
+        try {
+          upsertOne(docs, counterClaimable(key, new Date(now)), counterClaimUpdate(new Date(until)));
+          return true;
+        } catch (error) {
+          if (!(error instanceof DuplicateKey)) throw error;
+          return false;
+        }
+      };
+      const docs: CounterDoc[] = [];
+      expect(claim(docs, 'dup:a', T0, T0 + 60_000)).toBe(true);
+      expect(claim(docs, 'dup:a', T0 + 1, T0 + 60_001)).toBe(false);
+      expect(claim(docs, 'dup:a', T0 + 60_000, T0 + 120_000)).toBe(true);
+      expect(findOne(docs, counterById('dup:a'))).toEqual({
+        _id: 'dup:a',
+        count: 1,
+        expires_at: new Date(T0 + 120_000),
+      });
+      // Released (decremented to 0): free again before it expires.
+      updateOneIn(docs, counterAboveZero('dup:a'), decrementUpdate());
+      expect(claim(docs, 'dup:a', T0 + 60_001, T0 + 120_001)).toBe(true);
+      expect(docs).toHaveLength(1);
     });
 
     it('counterAboveZero and decrementUpdate give a count back, never below zero', () => {

@@ -18,6 +18,15 @@ export const counterBelow = (key: string, maximum: number): Filter<CounterDoc> =
 /** Adds one and moves the record's expiry to the window's. */
 export const incrementUpdate = (expiresAt: Date) => ({ $inc: { count: 1 }, $set: { expires_at: expiresAt } });
 
+/** The counter only while it is free to claim: released (count 0 or less) or expired by `now`. */
+export const counterClaimable = (key: string, now: Date): Filter<CounterDoc> => ({
+  _id: key,
+  $or: [{ count: { $lte: 0 } }, { expires_at: { $lte: now } }],
+});
+
+/** Held by one claim until `expiresAt`. */
+export const counterClaimUpdate = (expiresAt: Date) => ({ $set: { count: 1, expires_at: expiresAt } });
+
 /** The counter only while it is above zero: giving back never goes below nothing. */
 export const counterAboveZero = (key: string): Filter<CounterDoc> => ({ _id: key, count: { $gt: 0 } });
 

@@ -26,7 +26,15 @@ export {
   takeableLease,
 } from './alerts';
 export { certificateById, certificateByPingToken, claimCertificateUpdate } from './certificates';
-export { counterAboveZero, counterBelow, counterById, decrementUpdate, incrementUpdate } from './counters';
+export {
+  counterAboveZero,
+  counterBelow,
+  counterById,
+  counterClaimable,
+  counterClaimUpdate,
+  decrementUpdate,
+  incrementUpdate,
+} from './counters';
 export { credentialById, credentialsByAccount } from './credentials';
 export { eventById, eventPage, eventsByReference, eventsExpiredBefore } from './events';
 export { downloadPush, exportById, exportPage, progressUpdate } from './exports';

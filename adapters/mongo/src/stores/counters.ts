@@ -3,7 +3,15 @@ import { okAsync } from 'neverthrow';
 import type { MongoCollections } from '../collections';
 import { toDate } from '../documents';
 import { attempt, isDuplicateKey } from '../errors';
-import { counterAboveZero, counterBelow, counterById, decrementUpdate, incrementUpdate } from '../queries';
+import {
+  counterClaimUpdate,
+  counterAboveZero,
+  counterBelow,
+  counterById,
+  counterClaimable,
+  decrementUpdate,
+  incrementUpdate,
+} from '../queries';
 
 /**
  * Cap and ping-limit counters, `_id` = key. `tryIncrement` is a conditional upsert:
@@ -38,6 +46,19 @@ export function counterStore(c: Pick<MongoCollections, 'counters'>): CounterStor
       attempt('decrement counter', () => c.counters.updateOne(counterAboveZero(key), decrementUpdate())).map(
         () => undefined,
       ),
+    // A held key does not match, so the upsert meets its _id and fails with a duplicate key: held by another.
+    claim: (key, expiresAt, now) =>
+      attempt('claim counter', async () => {
+        try {
+          await c.counters.updateOne(counterClaimable(key, toDate(now)), counterClaimUpdate(toDate(expiresAt)), {
+            upsert: true,
+          });
+          return true;
+        } catch (error) {
+          if (isDuplicateKey(error)) return false;
+          throw error;
+        }
+      }),
     get: (key) => attempt('get counter', async () => (await c.counters.findOne(counterById(key)))?.count ?? 0),
   };
 }

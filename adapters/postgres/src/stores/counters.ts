@@ -87,6 +87,17 @@ export function counterStore(db: Queryable, schema: string, writer: Writer = dir
       query(db, 'decrement counter', `UPDATE ${table} SET count = count - 1 WHERE key = $1 AND count > 0`, [key]).map(
         () => undefined,
       ),
+    // One upsert: concurrent claims of a key serialize on its row lock, and the WHERE re-reads the committed row.
+    claim: (key, expiresAt, now) =>
+      query(
+        db,
+        'claim counter',
+        `INSERT INTO ${table} AS c (key, count, expires_at) VALUES ($1, 1, $2)
+         ON CONFLICT (key) DO UPDATE SET count = 1, expires_at = EXCLUDED.expires_at
+         WHERE c.count <= 0 OR c.expires_at <= $3
+         RETURNING c.key`,
+        [key, expiresAt, now],
+      ).map(({ rowCount }) => rowCount === 1),
     get: (key) =>
       query<{ count: number }>(db, 'get counter', `SELECT count FROM ${table} WHERE key = $1`, [key]).map(
         ({ rows: [row] }) => row?.count ?? 0,

@@ -50,6 +50,22 @@ export interface FeedbackConfig {
   readonly rule_set?: RuleSet;
 }
 
+/**
+ * Duplicate checking (#24.1): a submitted lead whose chosen fields (their normal forms: an
+ * e-mail address in lower case, a phone number's digits) match those of a lead the same
+ * account accepted within the window is a duplicate. `reject` answers the source `failure`
+ * with reason `Duplicate lead`; `flag` lets it through with `duplicate` true for rules.
+ */
+export interface DuplicateCheck {
+  /** Lead fields, without `lead.`: `['email']`, or `['email', 'phone_1']`. */
+  readonly fields: readonly string[];
+  /** `all`: the combination must match (the default); `any`: one field matching is enough. */
+  readonly match: 'all' | 'any';
+  readonly duration: number;
+  readonly duration_units: DurationUnit;
+  readonly action: 'reject' | 'flag';
+}
+
 /** A source of a flow: the entity that submits leads, with its own criteria and limits. */
 export interface FlowSource {
   readonly entity_id: Id;
@@ -60,6 +76,8 @@ export interface FlowSource {
   readonly pricing?: Pricing;
   /** Whether feedback is forwarded to this source. */
   readonly feedback?: FeedbackConfig;
+  /** This source's duplicate check, instead of the flow's. */
+  readonly duplicate_check?: DuplicateCheck;
   /**
    * Whether the source must send its posting secret with every submit and ping
    * (`X-Posting-Secret` header, or the password of HTTP Basic). Setting it generates the
@@ -104,6 +122,8 @@ export interface FlowConfig {
   readonly fields: readonly FieldDeclaration[];
   readonly acceptance_criteria?: RuleSet;
   readonly ping_limits?: readonly PingLimit[];
+  /** Duplicate checking for every source without a check of its own. */
+  readonly duplicate_check?: DuplicateCheck;
   readonly firehose?: FirehoseConfig;
   readonly sources: readonly FlowSource[];
   readonly steps: readonly FlowStep[];

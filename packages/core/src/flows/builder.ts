@@ -105,6 +105,18 @@ export interface TypedFeedback {
   readonly rule_set?: TypedRuleSet;
 }
 
+/** Duplicate checking: a lead matching one the account accepted within the window (docs: DuplicateCheck). */
+export interface TypedDuplicateCheck {
+  /** Lead fields, `email` or `lead.email`: 1 to 5, each once. */
+  readonly fields: string[];
+  /** @default 'all' */
+  readonly match?: 'all' | 'any';
+  readonly duration: number;
+  readonly duration_units: DurationUnit;
+  /** @default 'reject' */
+  readonly action?: 'reject' | 'flag';
+}
+
 /** A source of a flow: the entity that submits leads, with its own criteria and limits. */
 export interface TypedSource {
   readonly entity_id: string;
@@ -113,6 +125,8 @@ export interface TypedSource {
   readonly caps?: TypedCap[];
   readonly pricing?: TypedPricing;
   readonly feedback?: TypedFeedback;
+  /** This source's duplicate check, instead of the flow's. */
+  readonly duplicate_check?: TypedDuplicateCheck;
   /** Require the source's posting secret on every submit and ping; setting it generates the secret. */
   readonly require_posting_secret?: boolean;
   /** Generate a new posting secret (needs `require_posting_secret`). */
@@ -227,6 +241,8 @@ export interface TypedFlow {
   readonly fields?: TypedField[];
   readonly acceptance_criteria?: TypedRuleSet;
   readonly ping_limits?: TypedPingLimit[];
+  /** Duplicate checking for every source without a check of its own. */
+  readonly duplicate_check?: TypedDuplicateCheck;
   readonly firehose?: TypedFirehose;
   readonly sources: TypedSource[];
   readonly steps?: TypedStep[];

@@ -1,10 +1,12 @@
 export * from './builder';
 export { type CompiledFlow, compileFlow, createFlowCache } from './compile';
 export type { IntakeDeps } from './context';
+export { DUPLICATE_REASON } from './duplicates';
 export { createLeadsApi, type IntakeOptions, type IntakeResult, type LeadsApi } from './intake';
 export { createFlowsApi, type FlowsApi, type FlowWriteConditions, toFlow } from './service';
 export type {
   Cap,
+  DuplicateCheck,
   DurationUnit,
   FeedbackConfig,
   Flow,

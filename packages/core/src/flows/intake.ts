@@ -14,6 +14,7 @@ import { typeLead } from '../rules';
 import { isoTime } from '../time';
 import { isRecord } from '../validation';
 import { capsFull, releaseCaps, reserveCaps } from './caps';
+import { checkDuplicate, DUPLICATE_REASON } from './duplicates';
 import type { CompiledSource } from './compile';
 import { type IntakeDeps, type LeadRun, pingLimitFields, timings } from './context';
 import { logStep, runFilter, runRecipient, type StepResult } from './step';
@@ -163,6 +164,7 @@ function sourceEvent(
     extra?: Partial<StoredEvent>;
   },
 ): StoredEvent {
+  const duplicate = run.ctx.duplicate;
   const end = run.deps.clock.now();
   const response = {
     outcome: fields.outcome,
@@ -186,6 +188,7 @@ function sourceEvent(
       purchase_price: run.purchasePrice,
       price: fields.price,
       event_id: id,
+      ...(typeof duplicate === 'boolean' ? { duplicate } : {}),
     },
     host: run.deps.host,
     // wait_ms: the time the lead spent waiting on its recipients (#19.8).
@@ -315,29 +318,43 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
         };
         const rejected = rejection(run, source);
         if (rejected) return finish('failure', rejected, 0, 0);
-        return reserveCaps(
-          deps.storage.counters,
-          `${run.flow.id}:source:${source.source.entity_id}`,
-          source.caps,
-          run.ctx,
-          run.env,
-        )
-          .andThen((reservation) => {
-            if (reservation.full)
-              return finish('failure', `Cap reached: ${reservation.full.cap.name}`, 0, 0, { cap_reached: true });
-            return runSteps(run).andThen((steps) =>
-              steps.stop !== undefined
-                ? releaseCaps(deps.storage.counters, reservation.keys).andThen(() =>
-                    finish('failure', steps.stop as string, steps.count, steps.revenue),
-                  )
-                : finish('success', '', steps.count, steps.revenue),
+        const check = source.source.duplicate_check ?? run.compiled.flow.duplicate_check;
+        const lead = run.ctx.lead as Record<string, unknown>;
+        return checkDuplicate(deps.storage.counters, check, run.account.id, lead, run.submittedAt).andThen((dup) => {
+          if (check) run.ctx.duplicate = dup.duplicate;
+          // A lead that is not accepted gives its keys back: it makes no later lead a duplicate.
+          const refuse = (reason: string, steps: number, revenue: number, extra: Partial<StoredEvent> = {}) =>
+            releaseCaps(deps.storage.counters, dup.claimed).andThen(() =>
+              finish('failure', reason, steps, revenue, extra),
             );
-          })
-          .orElse((e) => {
-            // A step failed before the lead could be recorded: nothing of it is stored, and no feedback waits on it.
-            run.unit.abandon();
-            return errAsync(e);
-          });
+          if (dup.duplicate && check?.action === 'reject') return refuse(DUPLICATE_REASON, 0, 0);
+          return reserveCaps(
+            deps.storage.counters,
+            `${run.flow.id}:source:${source.source.entity_id}`,
+            source.caps,
+            run.ctx,
+            run.env,
+          )
+            .andThen((reservation) => {
+              if (reservation.full)
+                return refuse(`Cap reached: ${reservation.full.cap.name}`, 0, 0, { cap_reached: true });
+              return runSteps(run).andThen((steps) =>
+                steps.stop !== undefined
+                  ? releaseCaps(deps.storage.counters, reservation.keys).andThen(() =>
+                      refuse(steps.stop as string, steps.count, steps.revenue),
+                    )
+                  : finish('success', '', steps.count, steps.revenue),
+              );
+            })
+            .orElse((e) => {
+              // A step failed before the lead could be recorded: nothing of it is stored, and no feedback waits on it;
+              // its duplicate keys go back too, so the source can send it again.
+              run.unit.abandon();
+              return releaseCaps(deps.storage.counters, dup.claimed)
+                .orElse(() => okAsync(undefined))
+                .andThen(() => errAsync(e));
+            });
+        });
       });
     },
 

@@ -10,6 +10,7 @@ import { newPostingSecret } from './posting-secret';
 import { deepValidator, eachOfKind } from '../schemas/define';
 import {
   type CapInput,
+  type DuplicateCheckInput,
   FIREHOSE_KIND,
   FlowBody,
   type FeedbackInput,
@@ -22,6 +23,7 @@ import {
 import { RULE_SET_KIND } from '../schemas/rules';
 import type {
   Cap,
+  DuplicateCheck,
   FeedbackConfig,
   FlowConfig,
   FlowSource,
@@ -128,6 +130,19 @@ function feedback(r: Reader, v: Static<typeof FeedbackInput> | undefined, path: 
   return { feedback: { enabled: v.enabled, ...r.ruleSet('rule_set', `${path}/rule_set`) } };
 }
 
+function duplicateCheck(v: Static<typeof DuplicateCheckInput> | undefined): { duplicate_check?: DuplicateCheck } {
+  if (v === undefined) return {};
+  return {
+    duplicate_check: {
+      fields: v.fields.map((f) => f.replace(/^lead\./, '')),
+      match: v.match ?? 'all',
+      duration: v.duration,
+      duration_units: v.duration_units,
+      action: v.action ?? 'reject',
+    },
+  };
+}
+
 function source(r: Reader, v: Static<typeof SourceInput>, path: string, current?: FlowSource): FlowSource {
   return {
     entity_id: v.entity_id.toLowerCase(),
@@ -136,6 +151,7 @@ function source(r: Reader, v: Static<typeof SourceInput>, path: string, current?
     ...(v.caps === undefined ? {} : { caps: caps(r, v.caps, `${path}/caps`) }),
     ...pricing(r, v.pricing, `${path}/pricing`),
     ...feedback(r, v.feedback, `${path}/feedback`),
+    ...duplicateCheck(v.duplicate_check),
     ...postingSecret(r, v, path, current),
   };
 }
@@ -251,6 +267,7 @@ export function validateFlow(body: unknown, ctx: FlowValidationContext): Result<
     ...(flow.ping_limits === undefined
       ? {}
       : { ping_limits: pingLimits(r, flow.ping_limits, ctx.current?.ping_limits) }),
+    ...duplicateCheck(flow.duplicate_check),
     ...(firehose === undefined ? {} : { firehose }),
     sources,
     steps: (flow.steps ?? []).map((v, i) => step(r, v, `/steps/${i}`, ctx.current?.steps ?? [])),

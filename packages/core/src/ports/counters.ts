@@ -11,6 +11,13 @@ export interface CounterStore {
   tryIncrement(key: string, maximum: number, expiresAt: string): ResultAsync<boolean, StoreError>;
   /** Gives back one count (a reserved cap slot whose delivery failed). */
   decrement(key: string): ResultAsync<void, StoreError>;
+  /**
+   * Claims the key for one holder until `expiresAt` (ISO), atomically: true when the key was
+   * absent, released (count 0) or expired (`expires_at` at or before `now`, ISO), and it is now
+   * held (count 1); false while another claim holds it. Under any number of concurrent callers
+   * one at most succeeds. `decrement` releases a claim. What duplicate checks are built on.
+   */
+  claim(key: string, expiresAt: string, now: string): ResultAsync<boolean, StoreError>;
   /** The current count (0 when absent). */
   get(key: string): ResultAsync<number, StoreError>;
 }

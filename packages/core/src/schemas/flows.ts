@@ -118,6 +118,37 @@ export const FieldInput = object({
   ),
 });
 
+/** Most fields a duplicate check may combine. */
+export const DUPLICATE_CHECK_MAX_FIELDS = 5;
+
+export const DuplicateCheckInput = object(
+  {
+    fields: Type.Array(Type.String({ pattern: '^(lead\\.)?[A-Za-z0-9_]+$', maxLength: 200 }), {
+      minItems: 1,
+      maxItems: DUPLICATE_CHECK_MAX_FIELDS,
+      uniqueItems: true,
+      'x-message': `must be 1 to ${DUPLICATE_CHECK_MAX_FIELDS} distinct lead fields such as email or lead.phone_1`,
+      description: 'Lead fields whose normal forms identify a lead: an e-mail address in lower case, a phone number.',
+    }),
+    match: Type.Optional(
+      Type.Union([Type.Literal('all'), Type.Literal('any')], {
+        'x-message': 'must be all or any',
+        description: 'all (default): the fields together; any: one field matching is enough.',
+      }),
+    ),
+    duration: integer(1, 1000, 'The window, in duration_units: leads accepted this long ago or less count.'),
+    duration_units: windowProperties.duration_units,
+    action: Type.Optional(
+      Type.Union([Type.Literal('reject'), Type.Literal('flag')], {
+        'x-message': 'must be reject or flag',
+        description:
+          'reject (default): the source is answered failure, reason Duplicate lead. flag: the lead goes on with duplicate true for rules.',
+      }),
+    ),
+  },
+  'A lead matching one the account accepted within the window is a duplicate.',
+);
+
 export const SourceInput = object(
   {
     entity_id: S.id(),
@@ -126,6 +157,7 @@ export const SourceInput = object(
     caps: Type.Optional(list(CapInput, FLOW_LIMITS.windows)),
     pricing: Type.Optional(PricingInput),
     feedback: Type.Optional(FeedbackInput),
+    duplicate_check: Type.Optional(DuplicateCheckInput),
     require_posting_secret: Type.Optional(
       flag(
         'Submits and pings must carry the posting secret (X-Posting-Secret or HTTP Basic password). Left out of a PUT: unchanged.',
@@ -212,6 +244,7 @@ const flowProperties = {
   fields: Type.Optional(list(FieldInput, FLOW_LIMITS.fields, 'Types of lead fields beyond the standard ones.')),
   acceptance_criteria: rules('Every lead must match it to be accepted.'),
   ping_limits: Type.Optional(list(PingLimitInput, FLOW_LIMITS.windows)),
+  duplicate_check: Type.Optional(DuplicateCheckInput),
   firehose: Type.Optional(S.nullable(FirehoseInput)),
   sources: Type.Optional(list(SourceInput, FLOW_LIMITS.sources)),
   steps: Type.Optional(list(StepInput, FLOW_LIMITS.steps)),
@@ -220,6 +253,7 @@ const flowProperties = {
 const example = {
   name: 'Auto insurance',
   acceptance_criteria: { op: 'and', rules: [{ lhv: 'lead.state', op: 'is included in', rhv: ['TX', 'OK'] }] },
+  duplicate_check: { fields: ['email'], duration: 30, duration_units: 'days' },
   sources: [{ entity_id: '5f2b8c0e9d3a4b1c2d3e4f50', caps: [{ maximum: 500, duration_units: 'days' }] }],
   steps: [
     {
