@@ -124,6 +124,8 @@ export interface FlowConfig {
   readonly ping_limits?: readonly PingLimit[];
   /** Duplicate checking for every source without a check of its own. */
   readonly duplicate_check?: DuplicateCheck;
+  /** How long a ping's bid holds: a post naming its `ping_id` later is refused. @default 300 */
+  readonly ping_validity_seconds?: number;
   readonly firehose?: FirehoseConfig;
   readonly sources: readonly FlowSource[];
   readonly steps: readonly FlowStep[];

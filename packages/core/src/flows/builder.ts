@@ -243,6 +243,8 @@ export interface TypedFlow {
   readonly ping_limits?: TypedPingLimit[];
   /** Duplicate checking for every source without a check of its own. */
   readonly duplicate_check?: TypedDuplicateCheck;
+  /** How long a ping's bid holds, 1 to 86400 seconds. @default 300 */
+  readonly ping_validity_seconds?: number;
   readonly firehose?: TypedFirehose;
   readonly sources: TypedSource[];
   readonly steps?: TypedStep[];

@@ -45,6 +45,8 @@ export interface LeadRun {
   readonly unit: RecordingUnit;
   /** Milliseconds spent waiting on recipients so far: the source event's `wait_ms` (#19.8). */
   waitedMs: number;
+  /** A post of a ping (#24.5): only this recipient step delivers, at this price. */
+  auction?: { readonly stepId: string; readonly price: number };
   /** The flow's and the source's ping limits, recorded on every event of the lead when there are any (#19.8). */
   readonly pingLimits: { readonly flow: readonly PingLimit[]; readonly source: readonly PingLimit[] };
 }

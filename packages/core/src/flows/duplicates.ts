@@ -21,7 +21,7 @@ export interface DuplicateVerdict {
 const NOT_CHECKED: DuplicateVerdict = { duplicate: false, matched: [], claimed: [] };
 
 /** A field's value as compared: its normal form, text in lower case; undefined when blank. */
-function comparable(lead: Record<string, unknown>, field: string): string | undefined {
+export function comparable(lead: Record<string, unknown>, field: string): string | undefined {
   const value = normalOf(lead[field]);
   if (value === undefined || value === null) return undefined;
   const text = (typeof value === 'string' ? value : JSON.stringify(value)).trim().toLowerCase();

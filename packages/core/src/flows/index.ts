@@ -2,7 +2,8 @@ export * from './builder';
 export { type CompiledFlow, compileFlow, createFlowCache } from './compile';
 export type { IntakeDeps } from './context';
 export { DUPLICATE_REASON } from './duplicates';
-export { createLeadsApi, type IntakeOptions, type IntakeResult, type LeadsApi } from './intake';
+export { DEFAULT_PING_VALIDITY_SECONDS, PING_REASONS } from './auction';
+export { createLeadsApi, type IntakeOptions, NO_BID, type IntakeResult, type LeadsApi } from './intake';
 export { createFlowsApi, type FlowsApi, type FlowWriteConditions, toFlow } from './service';
 export type {
   Cap,

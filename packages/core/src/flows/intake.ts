@@ -1,4 +1,4 @@
-import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { errors, type LeadrouteError } from '../errors';
 import {
   EVENT_RETENTION_MS,
@@ -14,6 +14,7 @@ import { typeLead } from '../rules';
 import { isoTime } from '../time';
 import { isRecord } from '../validation';
 import { capsFull, releaseCaps, reserveCaps } from './caps';
+import { type Bid, bestBid, DEFAULT_PING_VALIDITY_SECONDS, type PostOfPing, resolvePing } from './auction';
 import { checkDuplicate, DUPLICATE_REASON } from './duplicates';
 import type { CompiledSource } from './compile';
 import { type IntakeDeps, type LeadRun, pingLimitFields, timings } from './context';
@@ -29,6 +30,10 @@ export interface IntakeResult {
   readonly lead: { readonly id: Id };
   /** Submit: the purchase price paid for the lead. Ping: the price a post would get. */
   readonly price: number;
+  /** Ping: what a post sends as `ping_id` to be delivered to the winning bidder at its bid (#24.5). */
+  readonly ping_id?: Id;
+  /** Ping: until when a post naming `ping_id` is taken. */
+  readonly expires_at?: string;
 }
 
 /** Options of a submission. */
@@ -67,6 +72,9 @@ interface Prepared {
  * a source not (or no longer) on the flow, an ID of another kind. Telling them apart would
  * let a caller walk IDs until one answers differently.
  */
+/** A ping's answer when no recipient step would take the lead. */
+export const NO_BID = 'No bid: no recipient would take the lead.';
+
 export const NO_SUCH_POSTING_URL: LeadrouteError = { type: 'NotFound', message: 'No such posting URL.' };
 
 /** The answer when a source requires its posting secret and the request lacks it or gives another. */
@@ -162,6 +170,8 @@ function sourceEvent(
     request?: RecordedRequest;
     price: number;
     extra?: Partial<StoredEvent>;
+    /** A ping's winning bid: what a post naming it is delivered at. */
+    bid?: Bid;
   },
 ): StoredEvent {
   const duplicate = run.ctx.duplicate;
@@ -189,6 +199,7 @@ function sourceEvent(
       price: fields.price,
       event_id: id,
       ...(typeof duplicate === 'boolean' ? { duplicate } : {}),
+      ...(fields.bid ? { bid: fields.bid } : {}),
     },
     host: run.deps.host,
     // wait_ms: the time the lead spent waiting on its recipients (#19.8).
@@ -236,6 +247,9 @@ function runSteps(run: LeadRun): ResultAsync<{ count: number; stop?: string; rev
   ): ResultAsync<{ count: number; stop?: string; revenue: number }, LeadrouteError> => {
     const compiled = steps[i];
     if (!compiled) return okAsync({ count: i, revenue });
+    // A post of a ping goes to the bidder alone: the other recipients do not see it.
+    if (run.auction && compiled.step.type === 'recipient' && compiled.step.id !== run.auction.stepId)
+      return next(i + 1, revenue);
     const step: ResultAsync<StepResult, LeadrouteError> =
       compiled.step.type === 'filter' ? runFilter(run, compiled) : runRecipient(run, compiled);
     return step.andThen((result) =>
@@ -318,42 +332,51 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
         };
         const rejected = rejection(run, source);
         if (rejected) return finish('failure', rejected, 0, 0);
+        const pingId = run.raw.ping_id;
+        const ofPing: ResultAsync<PostOfPing | undefined, LeadrouteError> =
+          pingId === undefined ? okAsync(undefined) : resolvePing(run, source.source.entity_id, pingId);
         const check = source.source.duplicate_check ?? run.compiled.flow.duplicate_check;
         const lead = run.ctx.lead as Record<string, unknown>;
-        return checkDuplicate(deps.storage.counters, check, run.account.id, lead, run.submittedAt).andThen((dup) => {
-          if (check) run.ctx.duplicate = dup.duplicate;
-          // A lead that is not accepted gives its keys back: it makes no later lead a duplicate.
-          const refuse = (reason: string, steps: number, revenue: number, extra: Partial<StoredEvent> = {}) =>
-            releaseCaps(deps.storage.counters, dup.claimed).andThen(() =>
-              finish('failure', reason, steps, revenue, extra),
-            );
-          if (dup.duplicate && check?.action === 'reject') return refuse(DUPLICATE_REASON, 0, 0);
-          return reserveCaps(
-            deps.storage.counters,
-            `${run.flow.id}:source:${source.source.entity_id}`,
-            source.caps,
-            run.ctx,
-            run.env,
-          )
-            .andThen((reservation) => {
-              if (reservation.full)
-                return refuse(`Cap reached: ${reservation.full.cap.name}`, 0, 0, { cap_reached: true });
-              return runSteps(run).andThen((steps) =>
-                steps.stop !== undefined
-                  ? releaseCaps(deps.storage.counters, reservation.keys).andThen(() =>
-                      refuse(steps.stop as string, steps.count, steps.revenue),
-                    )
-                  : finish('success', '', steps.count, steps.revenue),
+        return ofPing.andThen((post) => {
+          if (post && !post.accepted) return finish('failure', post.reason, 0, 0);
+          if (post) run.auction = { stepId: post.bid.step_id, price: post.bid.price };
+          return checkDuplicate(deps.storage.counters, check, run.account.id, lead, run.submittedAt).andThen((dup) => {
+            if (check) run.ctx.duplicate = dup.duplicate;
+            // A lead that is not accepted gives back what it claimed (its duplicate keys, its ping): it makes no later
+            // lead a duplicate, and its ping can be posted again.
+            const claimed = [...(post?.claimed ?? []), ...dup.claimed];
+            const refuse = (reason: string, steps: number, revenue: number, extra: Partial<StoredEvent> = {}) =>
+              releaseCaps(deps.storage.counters, claimed).andThen(() =>
+                finish('failure', reason, steps, revenue, extra),
               );
-            })
-            .orElse((e) => {
-              // A step failed before the lead could be recorded: nothing of it is stored, and no feedback waits on it;
-              // its duplicate keys go back too, so the source can send it again.
-              run.unit.abandon();
-              return releaseCaps(deps.storage.counters, dup.claimed)
-                .orElse(() => okAsync(undefined))
-                .andThen(() => errAsync(e));
-            });
+            if (dup.duplicate && check?.action === 'reject') return refuse(DUPLICATE_REASON, 0, 0);
+            return reserveCaps(
+              deps.storage.counters,
+              `${run.flow.id}:source:${source.source.entity_id}`,
+              source.caps,
+              run.ctx,
+              run.env,
+            )
+              .andThen((reservation) => {
+                if (reservation.full)
+                  return refuse(`Cap reached: ${reservation.full.cap.name}`, 0, 0, { cap_reached: true });
+                return runSteps(run).andThen((steps) =>
+                  steps.stop !== undefined
+                    ? releaseCaps(deps.storage.counters, reservation.keys).andThen(() =>
+                        refuse(steps.stop as string, steps.count, steps.revenue),
+                      )
+                    : finish('success', '', steps.count, steps.revenue),
+                );
+              })
+              .orElse((e) => {
+                // A step failed before the lead could be recorded: nothing of it is stored, and no feedback waits on it;
+                // its duplicate keys go back too, so the source can send it again.
+                run.unit.abandon();
+                return releaseCaps(deps.storage.counters, claimed)
+                  .orElse(() => okAsync(undefined))
+                  .andThen(() => errAsync(e));
+              });
+          });
         });
       });
     },
@@ -361,7 +384,8 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
     ping(flowId, sourceId, body, options = {}) {
       return prepare(deps, flowId, sourceId, body, options.postingSecret).andThen(({ run, source }) => {
         const id = run.ids.next(run.submittedAt);
-        const answer = (outcome: Outcome, reason: string, price: number, limited: boolean) => {
+        const validity = run.compiled.flow.ping_validity_seconds ?? DEFAULT_PING_VALIDITY_SECONDS;
+        const answer = (outcome: Outcome, reason: string, price: number, limited: boolean, bid?: Bid) => {
           const event = sourceEvent(run, source, id, {
             type: 'ping',
             outcome,
@@ -369,6 +393,7 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
             steps: 0,
             price,
             ...(options.request ? { request: options.request } : {}),
+            ...(bid ? { bid } : {}),
             extra: { ping_limit_reached: limited },
           });
           return deps.recorder.record(event).map((): IntakeResult => {
@@ -378,6 +403,7 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
               ...(reason ? { reason } : {}),
               lead: { id: run.leadId },
               price,
+              ...(bid ? { ping_id: run.leadId, expires_at: isoTime(run.submittedAt + validity * 1000) } : {}),
             };
           });
         };
@@ -386,25 +412,33 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
             if (limited) return answer('failure', 'Ping limit reached.', 0, true);
             const rejected = rejection(run, source);
             if (rejected) return answer('failure', rejected, 0, false);
-            // The bid: what every recipient step that would take the lead pays, without delivering or reserving caps.
+            // Each recipient step that would take the lead bids its price, without delivering or reserving caps; a
+            // filter that would stop the lead leaves the steps after it out. The highest bid wins (#24.5).
+            const stop = run.compiled.steps.findIndex(
+              (s) => s.step.type === 'filter' && (!s.rule || s.rule(run.ctx, run.env).pass),
+            );
             const bids = run.compiled.steps
+              .slice(0, stop === -1 ? undefined : stop)
               .filter((s) => s.step.type === 'recipient')
-              .map((s) => {
+              .map((s): ResultAsync<Bid | undefined, LeadrouteError> => {
                 const ctx = { ...run.ctx, recipient: { id: s.step.entity_id } };
-                if (s.rule && !s.rule(ctx, run.env).pass) return okAsync<number, LeadrouteError>(0);
+                if (s.rule && !s.rule(ctx, run.env).pass) return okAsync(undefined);
                 return capsFull(deps.storage.counters, `${run.flow.id}:${s.step.id}`, s.caps, ctx, run.env).map(
-                  (full) => (full ? 0 : (s.pricing?.price(ctx, run.env) ?? 0)),
+                  (full) =>
+                    full
+                      ? undefined
+                      : {
+                          step_id: s.step.id,
+                          recipient_id: s.step.entity_id,
+                          price: s.pricing?.price(ctx, run.env) ?? 0,
+                        },
                 );
               });
-            return bids
-              .reduce<ResultAsync<number, LeadrouteError>>(
-                (acc, bid) => acc.andThen((sum) => bid.map((b) => sum + b)),
-                okAsync(0),
-              )
-              .andThen((bid) => {
-                const price = source.pricing ? run.purchasePrice : bid;
-                return answer('success', '', price, false);
-              });
+            return ResultAsync.combine(bids).andThen((offers) => {
+              const bid = bestBid(offers);
+              if (!bid) return answer('failure', NO_BID, 0, false);
+              return answer('success', '', source.pricing ? run.purchasePrice : bid.price, false, bid);
+            });
           },
         );
       });

@@ -228,7 +228,9 @@ export function runRecipient(run: LeadRun, compiled: CompiledStep): ResultAsync<
             reservation,
             name,
           });
-        const sale = compiled.pricing?.price(ctx, run.env);
+        // A post of a ping is sold at the bid its ping won with.
+        const bid = run.auction?.stepId === step.id ? run.auction.price : undefined;
+        const sale = bid ?? compiled.pricing?.price(ctx, run.env);
         const credential = step.credential_id
           ? deps.storage.credentials
               .get(step.credential_id)
@@ -263,7 +265,8 @@ export function runRecipient(run: LeadRun, compiled: CompiledStep): ResultAsync<
             const waitMs = performance.now() - waitStart;
             run.waitedMs += waitMs;
             const success = result.outcome === 'success';
-            const revenue = success ? (compiled.pricing?.override ? (sale ?? 0) : (result.price ?? sale ?? 0)) : 0;
+            const fixed = bid !== undefined || compiled.pricing?.override === true;
+            const revenue = success ? (fixed ? (sale ?? 0) : (result.price ?? sale ?? 0)) : 0;
             const give = success ? okAsync(undefined) : releaseCaps(deps.storage.counters, reservation.keys);
             return give.andThen(() =>
               finish({

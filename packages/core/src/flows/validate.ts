@@ -268,6 +268,7 @@ export function validateFlow(body: unknown, ctx: FlowValidationContext): Result<
       ? {}
       : { ping_limits: pingLimits(r, flow.ping_limits, ctx.current?.ping_limits) }),
     ...duplicateCheck(flow.duplicate_check),
+    ...(flow.ping_validity_seconds === undefined ? {} : { ping_validity_seconds: flow.ping_validity_seconds }),
     ...(firehose === undefined ? {} : { firehose }),
     sources,
     steps: (flow.steps ?? []).map((v, i) => step(r, v, `/steps/${i}`, ctx.current?.steps ?? [])),

@@ -245,6 +245,9 @@ const flowProperties = {
   acceptance_criteria: rules('Every lead must match it to be accepted.'),
   ping_limits: Type.Optional(list(PingLimitInput, FLOW_LIMITS.windows)),
   duplicate_check: Type.Optional(DuplicateCheckInput),
+  ping_validity_seconds: Type.Optional(
+    integer(1, 86_400, 'How long a ping bid holds: a post naming its ping_id later is refused. Default 300.'),
+  ),
   firehose: Type.Optional(S.nullable(FirehoseInput)),
   sources: Type.Optional(list(SourceInput, FLOW_LIMITS.sources)),
   steps: Type.Optional(list(StepInput, FLOW_LIMITS.steps)),

@@ -128,11 +128,26 @@ export const IntakeResultSchema = Type.Object(
     outcome: Type.Union([Type.Literal('success'), Type.Literal('failure'), Type.Literal('error')]),
     reason: Type.Optional(Type.String()),
     lead: Type.Object({ id: S.id() }),
-    price: Type.Number(),
+    price: Type.Number({ description: 'Submit: what the source is paid. Ping: what a post would be paid.' }),
+    ping_id: Type.Optional(
+      Object.assign(S.id(), {
+        description: 'Pings: send it as ping_id with the post to sell the lead to the winning bidder at its bid.',
+      }),
+    ),
+    expires_at: Type.Optional(S.dateTime()),
   },
   {
     title: 'IntakeResult',
-    examples: [{ outcome: 'success', lead: { id: '5fd4e3b7c1a2b3c4d5e6f701' }, price: 12.5 }],
+    examples: [
+      { outcome: 'success', lead: { id: '5fd4e3b7c1a2b3c4d5e6f701' }, price: 12.5 },
+      {
+        outcome: 'success',
+        lead: { id: '5fd4e3b7c1a2b3c4d5e6f709' },
+        price: 15,
+        ping_id: '5fd4e3b7c1a2b3c4d5e6f709',
+        expires_at: '2026-03-01T15:09:05.000Z',
+      },
+    ],
   },
 );
 
