@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 export interface BenchRow {
   /** What was measured, e.g. `rules: compiled 20-rule set`. */
   readonly name: string;
-  readonly unit: 'ops/s' | 'ms' | 'MB';
+  readonly unit: 'ops/s' | 'ms' | 'MB' | 'KB';
   readonly value: number;
   /** What the figure is compared with, e.g. `json-rules-engine`. */
   readonly baseline?: string;
