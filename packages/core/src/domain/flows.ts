@@ -79,6 +79,12 @@ export interface FlowSource {
   /** This source's duplicate check, instead of the flow's. */
   readonly duplicate_check?: DuplicateCheck;
   /**
+   * The answer this source expects back (#24.4): its field names, each a template over the
+   * answer (`outcome`, `reason`, `price`, `lead.id`, `ping_id`, `expires_at`) and the lead's
+   * fields (`lead.<field>`). A template that is one expression keeps its value's type.
+   */
+  readonly response_template?: Readonly<Record<string, string>>;
+  /**
    * Whether the source must send its posting secret with every submit and ping
    * (`X-Posting-Secret` header, or the password of HTTP Basic). Setting it generates the
    * secret; a PUT that leaves it out keeps the current setting, `false` removes it.

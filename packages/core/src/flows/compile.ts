@@ -30,6 +30,8 @@ export interface CompiledMapping {
 
 export interface CompiledSource {
   readonly source: FlowSource;
+  /** The answer the source expects, rendered from the intake result and the lead (#24.4). */
+  readonly response: ((ctx: Record<string, unknown>, env: Env) => Record<string, unknown>) | undefined;
   readonly acceptance: CompiledRuleSet | undefined;
   readonly caps: readonly CompiledCap[];
   readonly pricing: CompiledPricing | undefined;
@@ -86,6 +88,16 @@ function compileMappings(mappings: readonly Mapping[] | undefined): CompiledMapp
   }));
 }
 
+function compileResponse(template: Readonly<Record<string, string>> | undefined): CompiledSource['response'] {
+  if (!template) return undefined;
+  const fields = Object.entries(template).map(([name, source]) => [name, compileTemplate(source)] as const);
+  return (ctx, env) => {
+    const out: Record<string, unknown> = {};
+    for (const [name, render] of fields) out[name] = plainValue(render(ctx, env)) ?? '';
+    return out;
+  };
+}
+
 /** Compiles a validated flow. */
 export function compileFlow(flow: FlowRecord): CompiledFlow {
   return {
@@ -100,6 +112,7 @@ export function compileFlow(flow: FlowRecord): CompiledFlow {
           acceptance: compileOptional(source.acceptance_criteria),
           caps: compileCaps(source.caps),
           pricing: compilePricing(source.pricing),
+          response: compileResponse(source.response_template),
         },
       ]),
     ),

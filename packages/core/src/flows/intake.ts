@@ -34,6 +34,18 @@ export interface IntakeResult {
   readonly ping_id?: Id;
   /** Ping: until when a post naming `ping_id` is taken. */
   readonly expires_at?: string;
+  /**
+   * The answer in the shape the source asked for (its `response_template`, #24.4): what the
+   * HTTP API sends instead of the fields above when the source has a template.
+   */
+  readonly answer?: Readonly<Record<string, unknown>>;
+}
+
+/** The result with the answer the source's template makes of it, when it has one. */
+function answered(run: LeadRun, source: CompiledSource, result: IntakeResult): IntakeResult {
+  if (!source.response) return result;
+  const ctx = { reason: '', ...result, lead: { ...run.raw, id: run.leadId } };
+  return { ...result, answer: source.response(ctx, run.env) };
 }
 
 /** Options of a submission. */
@@ -322,12 +334,13 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
               expires_at: event.expires_at,
             })
             .map(
-              (): IntakeResult => ({
-                outcome: outcome === 'success' ? 'success' : 'failure',
-                ...(reason ? { reason } : {}),
-                lead: { id: run.leadId },
-                price,
-              }),
+              (): IntakeResult =>
+                answered(run, source, {
+                  outcome: outcome === 'success' ? 'success' : 'failure',
+                  ...(reason ? { reason } : {}),
+                  lead: { id: run.leadId },
+                  price,
+                }),
             );
         };
         const rejected = rejection(run, source);
@@ -398,13 +411,13 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
           });
           return deps.recorder.record(event).map((): IntakeResult => {
             logStep(run, event);
-            return {
+            return answered(run, source, {
               outcome: outcome === 'success' ? 'success' : 'failure',
               ...(reason ? { reason } : {}),
               lead: { id: run.leadId },
               price,
               ...(bid ? { ping_id: run.leadId, expires_at: isoTime(run.submittedAt + validity * 1000) } : {}),
-            };
+            });
           });
         };
         return checkPingLimits(deps, [...run.pingLimits.flow, ...run.pingLimits.source], run.submittedAt).andThen(

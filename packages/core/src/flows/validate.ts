@@ -143,6 +143,19 @@ function duplicateCheck(v: Static<typeof DuplicateCheckInput> | undefined): { du
   };
 }
 
+function responseTemplate(
+  r: Reader,
+  v: Readonly<Record<string, string>> | undefined,
+  path: string,
+): { response_template?: Readonly<Record<string, string>> } {
+  if (v === undefined) return {};
+  for (const [name, template] of Object.entries(v)) {
+    const compiled = tryCompileTemplate(template);
+    if (compiled.isErr()) r.problem(`${path}/${name}`, `${path}/${name} is not a valid template: ${compiled.error}`);
+  }
+  return { response_template: { ...v } };
+}
+
 function source(r: Reader, v: Static<typeof SourceInput>, path: string, current?: FlowSource): FlowSource {
   return {
     entity_id: v.entity_id.toLowerCase(),
@@ -152,6 +165,7 @@ function source(r: Reader, v: Static<typeof SourceInput>, path: string, current?
     ...pricing(r, v.pricing, `${path}/pricing`),
     ...feedback(r, v.feedback, `${path}/feedback`),
     ...duplicateCheck(v.duplicate_check),
+    ...responseTemplate(r, v.response_template, `${path}/response_template`),
     ...postingSecret(r, v, path, current),
   };
 }

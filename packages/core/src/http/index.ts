@@ -13,7 +13,7 @@ export { createHttpHandler, type HttpHandlerOptions, type LeadrouteHttpHandler }
 export { DEFAULT_THROTTLE, type ThrottleOptions } from './throttle';
 export { header } from './headers';
 export { answersEarly, type NodeConnectionOptions, nodeRequest, tooDeepResponse, writeEarlyAnswer } from './node';
-export { json, JSON_OR_XML, negotiated } from './reply';
+export { json, JSON_OR_XML, JSON_XML_OR_FORM, negotiated } from './reply';
 export { type OpenApiDocument, openApiDocument } from './openapi';
 export { type JsonSchema, SCHEMAS } from './schemas';
 export { type Problem, problemOf, statusOf } from './status';

@@ -158,6 +158,15 @@ export const SourceInput = object(
     pricing: Type.Optional(PricingInput),
     feedback: Type.Optional(FeedbackInput),
     duplicate_check: Type.Optional(DuplicateCheckInput),
+    response_template: Type.Optional(
+      Type.Record(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,100}$' }), Type.String({ maxLength: 2000 }), {
+        maxProperties: 50,
+        'x-message': 'must map at most 50 field names (letters, digits, _ . -) to templates of at most 2000 characters',
+        description:
+          'The answer this source expects: its field names, each a template over outcome, reason, price, lead.id, ping_id, expires_at and lead.<field>.',
+        examples: [{ status: '{{outcome}}', id: '{{lead.id}}', bid: '{{price}}', ref: '{{lead.vendor_ref}}' }],
+      }),
+    ),
     require_posting_secret: Type.Optional(
       flag(
         'Submits and pings must carry the posting secret (X-Posting-Secret or HTTP Basic password). Left out of a PUT: unchanged.',

@@ -6,7 +6,8 @@ import type { RecordedRequest } from '../../ports/integrations';
 import type { LeadService } from '../../service';
 import { POSTING_SECRET_HEADER, presentedPostingSecret } from '../auth';
 import { header } from '../headers';
-import { json, JSON_OR_XML, negotiated } from '../reply';
+import { json, JSON_XML_OR_FORM, negotiated } from '../reply';
+import { isRecord } from '../../validation';
 import { schemaRef } from '../schemas';
 import { entityTag, writeConditions } from '../preconditions';
 import type { Reply, Route, RouteContext } from '../types';
@@ -39,6 +40,16 @@ const versioned =
   (status: number) =>
   (flow: Flow): Reply => ({ status, json: flow, headers: { etag: entityTag(flow.version) } });
 
+/**
+ * What a source is answered: the answer its `response_template` makes (#24.4), else the result
+ * without that field. Replays of an Idempotency-Key read the stored result the same way.
+ */
+function sourceAnswer(result: unknown): unknown {
+  if (!isRecord(result)) return result;
+  const { answer, ...rest } = result;
+  return isRecord(answer) ? answer : rest;
+}
+
 /** Flow configuration and lead intake. */
 export function flowRoutes(service: LeadService): Route[] {
   const { flows, leads, clock } = service;
@@ -51,7 +62,7 @@ export function flowRoutes(service: LeadService): Route[] {
   /** Submit with an Idempotency-Key: the first answer is stored and replayed to retries (flows/idempotency.ts). */
   const idempotent = (c: RouteContext, key: string, options: IntakeOptions) =>
     submitOnce(c.params.flow_id ?? '', c.params.source_id ?? '', c.body, key, options).map((answer) => {
-      const reply = negotiated(c.mediaType, answer.status, 'result')(answer.body);
+      const reply = negotiated(c.mediaType, answer.status, 'result')(sourceAnswer(answer.body));
       return answer.replayed ? { ...reply, headers: { 'idempotent-replayed': 'true' } } : reply;
     });
   const intake = (kind: 'submit' | 'ping'): Route => ({
@@ -60,7 +71,7 @@ export function flowRoutes(service: LeadService): Route[] {
     // The posting URL authorizes intake, as vendors post without API keys.
     auth: 'none',
     readsBody: true,
-    produces: JSON_OR_XML,
+    produces: JSON_XML_OR_FORM,
     summary: kind === 'submit' ? 'Submit a lead to a flow from a source' : 'Ping: price a lead without delivering it',
     doc: {
       body: schemaRef('LeadBody'),
@@ -81,9 +92,9 @@ export function flowRoutes(service: LeadService): Route[] {
       const options = { request: recorded(c, clock.now()), ...(postingSecret === undefined ? {} : { postingSecret }) };
       const key = kind === 'submit' ? header(c.request, 'idempotency-key') : undefined;
       if (key !== undefined) return idempotent(c, key, options);
-      return leads[kind](c.params.flow_id ?? '', c.params.source_id ?? '', c.body, options).map(
-        negotiated(c.mediaType, 201, 'result'),
-      );
+      return leads[kind](c.params.flow_id ?? '', c.params.source_id ?? '', c.body, options)
+        .map(sourceAnswer)
+        .map(negotiated(c.mediaType, 201, 'result'));
     },
   });
   return [
