@@ -331,6 +331,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       logger,
       recorder,
       integrations: createFeedbackIntegrationRegistry(options.feedbackIntegrations),
+      outbound: (id) => integrations.outbound(id),
       host: options.host ?? hostname(),
     }),
     stats: createStatsApi({ storage, clock }),

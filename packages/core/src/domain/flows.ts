@@ -48,6 +48,18 @@ export interface FeedbackConfig {
   readonly enabled: boolean;
   /** Criteria the feedback (type, reason, lead data) must meet. */
   readonly rule_set?: RuleSet;
+  /** Sources only: where forwarded feedback is delivered (#24.6). Without it, it is only recorded. */
+  readonly forward_to?: FeedbackForwarding;
+}
+
+/** How a source's feedback is delivered to it: an outbound module and its configuration. */
+export interface FeedbackForwarding {
+  readonly module_id: string;
+  readonly config: Readonly<Record<string, unknown>>;
+  /** @default 10000 */
+  readonly timeout_ms?: number;
+  /** Tries again after a connection error (no answer at all), 0 to 5 times. @default 2 */
+  readonly retries?: number;
 }
 
 /**

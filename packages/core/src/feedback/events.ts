@@ -6,6 +6,7 @@ import {
   type StoredEvent,
 } from '../domain/events';
 import { timings } from '../flows/context';
+import type { Transaction } from '../domain/transactions';
 import type { Id } from '../ids';
 import { isoTime } from '../time';
 import type { ValidFeedback } from './input';
@@ -24,6 +25,8 @@ export interface FeedbackEventInput {
   /** The inbound integration that read it (received events). */
   readonly moduleId?: string;
   readonly extraVars?: Readonly<Record<string, unknown>>;
+  /** Feedback sent: each request made to the source's endpoint and its answer. */
+  readonly transactions?: readonly Transaction[];
 }
 
 /**
@@ -78,5 +81,6 @@ export function feedbackEvent(delivery: Delivery, input: FeedbackEventInput): St
     revenue: event.revenue ?? 0,
     purchase_price: event.purchase_price ?? lead.purchase_price,
     feedback: { ...feedback, event_id: event.id },
+    ...(input.transactions ? { transactions: input.transactions } : {}),
   };
 }

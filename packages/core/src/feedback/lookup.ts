@@ -10,6 +10,7 @@ import type { LeadRecord } from '../ports/leads';
 import type { Logger } from '../ports/logger';
 import type { Storage } from '../ports/storage';
 import { isoTime } from '../time';
+import type { OutboundModule } from '../ports/integrations';
 import { deliversFor, type FeedbackIntegrationRegistry } from './integrations';
 import type { FeedbackError, InboundFeedbackModule } from './types';
 
@@ -20,6 +21,8 @@ export interface FeedbackDeps {
   readonly logger: Logger;
   readonly recorder: EventRecorder;
   readonly integrations: FeedbackIntegrationRegistry;
+  /** Outbound modules, for feedback forwarded to sources (#24.6). */
+  readonly outbound?: (moduleId: string) => OutboundModule | undefined;
   /** Recorded as `host` on feedback events. */
   readonly host: string;
 }

@@ -1,6 +1,10 @@
-import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { errors, type LeadrouteError } from '../errors';
 import type { StoredEvent } from '../domain/events';
+import type { FeedbackForwarding } from '../domain/flows';
+import type { Transaction } from '../domain/transactions';
+import { deliverWithin, noAnswer } from '../flows/deliver';
+import type { DeliveryResult } from '../ports/integrations';
 import { newId } from '../ids';
 import type { LeadRecord } from '../ports/leads';
 import { compileRuleSet, type EvalEnv, type RuleOutcome, type RuleSet, typeLead } from '../rules';
@@ -33,10 +37,53 @@ function evaluate(ruleSet: RuleSet | undefined, ctx: LazyContext, env: EvalEnv):
   return ruleSet ? compileRuleSet(ruleSet)(ctx(), env) : PASS;
 }
 
+/** Pause before the first retry of a forwarded feedback; each further retry waits twice as long. */
+export const FORWARD_RETRY_MS = 200;
+
+/**
+ * Delivers feedback to the source's endpoint through its outbound module: the lead ID, the
+ * flow, the feedback and the lead's fields as the source sent them. A connection error (no
+ * answer at all) is tried again, `retries` times with doubling pauses; an answer, whatever it
+ * says, is final.
+ */
+async function send(
+  deps: FeedbackDeps,
+  to: FeedbackForwarding,
+  delivery: Delivery,
+  feedback: ValidFeedback,
+  eventId: string,
+): Promise<DeliveryResult> {
+  const { lead } = delivery;
+  const body = {
+    ...lead.fields,
+    lead_id: lead.id,
+    flow_id: lead.flow_id,
+    type: feedback.type,
+    reason: feedback.reason,
+    occurred_at: feedback.occurred_at,
+    event_id: eventId,
+  };
+  const transactions: Transaction[] = [];
+  const retries = to.retries ?? 2;
+  for (let attempt = 0; ; attempt++) {
+    const result = await deliverWithin(
+      deps.outbound?.(to.module_id),
+      to.module_id,
+      { lead: body, config: to.config, lead_id: lead.id, event_id: eventId },
+      to.timeout_ms ?? 10_000,
+      { logger: deps.logger, context: { forwarded_to: delivery.event.source_id } },
+    );
+    transactions.push(...(result.transactions ?? []));
+    if (attempt >= retries || !noAnswer(result)) return { ...result, transactions };
+    await new Promise((resolve) => setTimeout(resolve, FORWARD_RETRY_MS * 2 ** attempt));
+  }
+}
+
 /**
  * Forwards successful feedback to the lead's source when the flow's source has
- * feedback enabled: a feedback-sent event, success when the source's feedback
- * rule set passes. Undefined when nothing is forwarded.
+ * feedback enabled: a feedback-sent event, failure when the source's feedback
+ * rule set fails; with `forward_to`, delivered to the source's endpoint and its
+ * outcome what the endpoint answered. Undefined when nothing is forwarded.
  */
 function forward(
   deps: FeedbackDeps,
@@ -48,19 +95,34 @@ function forward(
   const source = delivery.flow?.sources.find((s) => s.entity_id === delivery.event.source_id);
   if (!source?.feedback?.enabled) return okAsync(undefined);
   const start = deps.clock.now();
+  const id = newId(start);
   const verdict = evaluate(source.feedback.rule_set, ctx, env);
-  const event = feedbackEvent(delivery, {
-    id: newId(start),
-    type: 'feedback-sent',
-    outcome: verdict.pass ? 'success' : 'failure',
-    reason: verdict.pass ? '' : (verdict.reason ?? 'Source feedback criteria not met.'),
-    feedback,
-    start,
-    end: deps.clock.now(),
-    host: deps.host,
-    extraVars: { forwarded_to: { id: source.entity_id } },
+  const to = source.feedback.forward_to;
+  const sent: ResultAsync<DeliveryResult | undefined, LeadrouteError> =
+    verdict.pass && to ? ResultAsync.fromSafePromise(send(deps, to, delivery, feedback, id)) : okAsync(undefined);
+  return sent.andThen((result) => {
+    const outcome = !verdict.pass
+      ? 'failure'
+      : result
+        ? result.outcome === 'skip'
+          ? 'failure'
+          : result.outcome
+        : 'success';
+    const event = feedbackEvent(delivery, {
+      id,
+      type: 'feedback-sent',
+      outcome,
+      reason: verdict.pass ? (result?.reason ?? '') : (verdict.reason ?? 'Source feedback criteria not met.'),
+      feedback,
+      start,
+      end: deps.clock.now(),
+      host: deps.host,
+      ...(to ? { moduleId: to.module_id } : {}),
+      ...(result?.transactions ? { transactions: result.transactions } : {}),
+      extraVars: { forwarded_to: { id: source.entity_id } },
+    });
+    return deps.recorder.record(event).map(() => event);
   });
-  return deps.recorder.record(event).map(() => event);
 }
 
 /**

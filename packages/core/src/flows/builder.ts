@@ -117,6 +117,23 @@ export interface TypedDuplicateCheck {
   readonly action?: 'reject' | 'flag';
 }
 
+/** Where a source's feedback is delivered: an outbound module with that module's configuration. */
+export type TypedFeedbackForwarding = {
+  [Id in OutboundModuleId]: {
+    readonly module_id: Id;
+    readonly config: OutboundModuleConfig<Id>;
+    /** 50 to 120000. @default 10000 */
+    readonly timeout_ms?: number;
+    /** Tries again after a connection error, 0 to 5 times. @default 2 */
+    readonly retries?: number;
+  };
+}[OutboundModuleId];
+
+/** Feedback forwarded to a source. */
+export interface TypedSourceFeedback extends TypedFeedback {
+  readonly forward_to?: TypedFeedbackForwarding;
+}
+
 /** A source of a flow: the entity that submits leads, with its own criteria and limits. */
 export interface TypedSource {
   readonly entity_id: string;
@@ -124,7 +141,7 @@ export interface TypedSource {
   readonly ping_limits?: TypedPingLimit[];
   readonly caps?: TypedCap[];
   readonly pricing?: TypedPricing;
-  readonly feedback?: TypedFeedback;
+  readonly feedback?: TypedSourceFeedback;
   /** This source's duplicate check, instead of the flow's. */
   readonly duplicate_check?: TypedDuplicateCheck;
   /** Require the source's posting secret on every submit and ping; setting it generates the secret. */

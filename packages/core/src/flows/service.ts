@@ -65,14 +65,27 @@ export function createFlowsApi(deps: {
         if (entity.isErr()) throw entity.error;
         if (!entity.value)
           return [{ path: `/sources/${i}/entity_id`, message: `No entity ${source.entity_id} in this account.` }];
-        return entity.value.source === null
-          ? [
-              {
-                path: `/sources/${i}/entity_id`,
-                message: `${entity.value.name} cannot send leads (its source is null).`,
-              },
-            ]
-          : [];
+        const issues: Issue[] =
+          entity.value.source === null
+            ? [
+                {
+                  path: `/sources/${i}/entity_id`,
+                  message: `${entity.value.name} cannot send leads (its source is null).`,
+                },
+              ]
+            : [];
+        const to = source.feedback?.forward_to;
+        if (to) {
+          const path = `/sources/${i}/feedback/forward_to`;
+          const module = integrations.outbound(to.module_id);
+          if (!module)
+            issues.push({ path: `${path}/module_id`, message: `No outbound module ${to.module_id} is installed.` });
+          else
+            issues.push(
+              ...(module.validateConfig?.(to.config) ?? []).map((x) => ({ ...x, path: `${path}/config${x.path}` })),
+            );
+        }
+        return issues;
       }),
       ...config.steps.map(async (step, i): Promise<Issue[]> => {
         const path = `/steps/${i}`;

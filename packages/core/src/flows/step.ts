@@ -8,6 +8,7 @@ import type { DeliveryRequest, DeliveryResult } from '../ports/integrations';
 import { isoTime } from '../time';
 import { eventCaps, type Reservation, releaseCaps, reserveCaps } from './caps';
 import { type CompiledStep, plainValue } from './compile';
+import { deliverWithin } from './deliver';
 import { type LeadRun, pingLimitFields, timings } from './context';
 
 /** What a step leaves behind: its event, and whether the lead goes on. */
@@ -18,7 +19,6 @@ export interface StepResult {
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
-const TIMEOUT_GRACE_MS = 100;
 
 /**
  * One structured log line per step: IDs, outcome and timings only. Reasons can
@@ -91,37 +91,20 @@ function eventCredential(c: CredentialRecord): EventCredential {
   };
 }
 
-/** Calls the module with the step's timeout enforced here, so a module that ignores its signal still ends. */
-async function deliverWithTimeout(
+/** Calls the step's module with the step's timeout. */
+function deliverWithTimeout(
   run: LeadRun,
   compiled: CompiledStep,
   request: Omit<DeliveryRequest, 'signal'>,
 ): Promise<DeliveryResult> {
-  const module = run.deps.integrations.outbound(compiled.step.module_id);
-  if (!module) return { outcome: 'error', reason: `No outbound module ${compiled.step.module_id} is installed.` };
-  const timeout = compiled.step.timeout_ms ?? DEFAULT_TIMEOUT_MS;
-  const controller = new AbortController();
-  const timedOut: DeliveryResult = { outcome: 'error', reason: `The recipient did not answer within ${timeout} ms.` };
-  let timer: NodeJS.Timeout | undefined;
-  const delivery = Promise.resolve()
-    .then(() => module.deliver({ ...request, signal: controller.signal }))
-    .catch((e: unknown): DeliveryResult => {
-      run.deps.logger.warn({ step: compiled.step.id, module: module.id, err: e }, 'outbound module threw');
-      return { outcome: 'error', reason: `The integration failed: ${(e as Error).message}` };
-    });
-  const expired = new Promise<DeliveryResult>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      // A module that honours the signal reports its transaction at once; one that ignores it is not waited for.
-      const grace = new Promise<DeliveryResult>((r) => setTimeout(() => r(timedOut), TIMEOUT_GRACE_MS));
-      resolve(Promise.race([delivery.then((result) => ({ ...result, ...timedOut })), grace]));
-    }, timeout);
-  });
-  try {
-    return await Promise.race([delivery, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const { module_id, timeout_ms, id } = compiled.step;
+  return deliverWithin(
+    run.deps.integrations.outbound(module_id),
+    module_id,
+    request,
+    timeout_ms ?? DEFAULT_TIMEOUT_MS,
+    { logger: run.deps.logger, context: { step: id } },
+  );
 }
 
 /** A filter step: when its rule set matches (or it has none) the lead stops with failure. */

@@ -17,6 +17,7 @@ import {
   type MappingInput,
   type PingLimitInput,
   type PricingInput,
+  type SourceFeedbackInput,
   type SourceInput,
   type StepInput,
 } from '../schemas/flows';
@@ -125,9 +126,25 @@ function mappings(r: Reader, input: readonly Static<typeof MappingInput>[], path
   });
 }
 
-function feedback(r: Reader, v: Static<typeof FeedbackInput> | undefined, path: string): { feedback?: FeedbackConfig } {
+function feedback(
+  r: Reader,
+  v: Static<typeof FeedbackInput> | Static<typeof SourceFeedbackInput> | undefined,
+  path: string,
+): { feedback?: FeedbackConfig } {
   if (v === undefined || v === null) return {};
-  return { feedback: { enabled: v.enabled, ...r.ruleSet('rule_set', `${path}/rule_set`) } };
+  const to = 'forward_to' in v ? v.forward_to : undefined;
+  const forward: Partial<FeedbackConfig> =
+    to === undefined
+      ? {}
+      : {
+          forward_to: {
+            module_id: to.module_id,
+            config: to.config as Readonly<Record<string, unknown>>,
+            ...(to.timeout_ms === undefined ? {} : { timeout_ms: to.timeout_ms }),
+            ...(to.retries === undefined ? {} : { retries: to.retries }),
+          },
+        };
+  return { feedback: { enabled: v.enabled, ...r.ruleSet('rule_set', `${path}/rule_set`), ...forward } };
 }
 
 function duplicateCheck(v: Static<typeof DuplicateCheckInput> | undefined): { duplicate_check?: DuplicateCheck } {

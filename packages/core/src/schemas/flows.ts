@@ -106,6 +106,33 @@ export const FeedbackInput = S.nullable(
   ),
 );
 
+/** A source's feedback: as a step's, and where to deliver it. */
+export const SourceFeedbackInput = S.nullable(
+  object(
+    {
+      enabled: flag("Whether feedback on this source's leads is forwarded to it."),
+      rule_set: rules('Criteria the feedback (type, reason, lead data) must meet to be forwarded.'),
+      forward_to: Type.Optional(
+        object(
+          {
+            module_id: Type.String({
+              pattern: '^platform-[A-Za-z0-9_-]+\\.outbound\\.[A-Za-z0-9_-]+$',
+              maxLength: 200,
+              'x-message': 'must name an outbound module, platform-<integration>.outbound.<name>',
+              examples: ['platform-custom.outbound.json'],
+            }),
+            config: S.plainObject({ 'x-message': 'must be an object', description: "The module's configuration." }),
+            timeout_ms: Type.Optional(integer(50, 120_000, 'Delivery timeout. Default 10000.')),
+            retries: Type.Optional(integer(0, 5, 'Tries again after a connection error (no answer). Default 2.')),
+          },
+          'Where forwarded feedback is delivered: the lead ID, the feedback type, reason and time, and the lead fields.',
+        ),
+      ),
+    },
+    'Feedback forwarded to the source.',
+  ),
+);
+
 export const FieldInput = object({
   id: Type.String({
     pattern: '^(lead\\.)?[A-Za-z0-9_]+$',
@@ -156,7 +183,7 @@ export const SourceInput = object(
     ping_limits: Type.Optional(list(PingLimitInput, FLOW_LIMITS.windows)),
     caps: Type.Optional(list(CapInput, FLOW_LIMITS.windows)),
     pricing: Type.Optional(PricingInput),
-    feedback: Type.Optional(FeedbackInput),
+    feedback: Type.Optional(SourceFeedbackInput),
     duplicate_check: Type.Optional(DuplicateCheckInput),
     response_template: Type.Optional(
       Type.Record(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,100}$' }), Type.String({ maxLength: 2000 }), {
