@@ -1,3 +1,4 @@
+import type { TObject, TSchema } from '@sinclair/typebox';
 import { jsonSchema } from '../schemas/define';
 import {
   EntityAliasCreateBody,
@@ -29,6 +30,27 @@ export type JsonSchema = { readonly [key: string]: unknown };
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
+/**
+ * `schema` as `base` (by reference) plus the properties `keys`, which it adds or narrows:
+ * its title, examples and the keys' requirement kept.
+ */
+function extending(base: string, schema: TObject, keys: readonly string[]): JsonSchema {
+  const whole = jsonSchema(schema);
+  const required = (schema.required ?? []).filter((k) => keys.includes(k));
+  return {
+    title: whole.title,
+    allOf: [
+      ref(base),
+      {
+        type: 'object',
+        ...(required.length > 0 ? { required } : {}),
+        properties: Object.fromEntries(keys.map((k) => [k, jsonSchema(schema.properties[k] as TSchema)])),
+      },
+    ],
+    ...(whole.examples ? { examples: whole.examples } : {}),
+  };
+}
+
 /** Schemas shared by the OpenAPI document, referenced as `#/components/schemas/<name>`. */
 export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   Problem: jsonSchema(ProblemSchema),
@@ -54,9 +76,10 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   RecipientFeedbackBody: jsonSchema(RecipientFeedbackBody),
   FeedbackResult: jsonSchema(FeedbackResultSchema),
   FlowInput: jsonSchema(FlowBody),
-  FlowUpdateBody: jsonSchema(FlowUpdateBody),
+  // The update body and the flow as shown are the input and a few more fields: said by reference, not repeated.
+  FlowUpdateBody: extending('FlowInput', FlowUpdateBody, ['version']),
   LeadBody: jsonSchema(LeadBody),
-  Flow: jsonSchema(FlowSchema),
+  Flow: extending('FlowInput', FlowSchema, ['id', 'version', 'enabled', 'created_at', 'updated_at']),
   IntakeResult: jsonSchema(IntakeResultSchema),
   PingData: jsonSchema(PingDataSchema),
   Event: jsonSchema(EventSchema),
