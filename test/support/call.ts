@@ -32,7 +32,9 @@ export async function call(baseUrl: string, c: Call): Promise<Answer> {
     headers['content-type'] ??= 'application/json';
   }
   const method = c.method ?? (body === undefined ? 'GET' : 'POST');
-  const res = await fetch(baseUrl + c.path, { method, headers, body, ...(c.signal ? { signal: c.signal } : {}) });
+  // Bytes as a Buffer: what fetch's BodyInit takes under both Node's and the DOM's typings.
+  const sent = typeof body === 'string' || body === undefined ? body : Buffer.from(body);
+  const res = await fetch(baseUrl + c.path, { method, headers, body: sent, ...(c.signal ? { signal: c.signal } : {}) });
   const text = await res.text();
   let parsed: unknown;
   try {

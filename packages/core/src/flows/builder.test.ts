@@ -19,6 +19,9 @@ describe('typed flows', () => {
     // A record over the typed module IDs: a built-in module the types do not know, or a typed ID no module has, fails.
     const typed: Record<BuiltInModuleId, true> = {
       'platform-custom.outbound.json': true,
+      'platform-custom.outbound.form': true,
+      'platform-custom.outbound.xml': true,
+      'platform-custom.outbound.get': true,
       'platform-certificate.outbound.claim': true,
     };
     const installed = createIntegrationRegistry([], { certificates: { claim: () => undefined as never } }).outboundIds;

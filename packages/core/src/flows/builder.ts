@@ -17,7 +17,7 @@
  * });
  * await service.flows.create(principal, flow);
  */
-import type { CustomJsonConfig } from '../integrations/custom-json';
+import type { CustomGetConfig, CustomJsonConfig } from '../integrations/custom-json';
 import type { BinaryOperatorName, FieldType, RuleSetOp, UnaryOperatorName } from '../rules';
 import type { DurationUnit } from '../domain/flows';
 import type { FlowUpdateBody } from '../schemas/flows';
@@ -166,6 +166,12 @@ export type TypedNoConfig = { readonly [key: string]: never };
 export interface OutboundModuleConfigs {
   /** The built-in JSON webhook. */
   'platform-custom.outbound.json': CustomJsonConfig;
+  /** The lead POSTed as a form (`application/x-www-form-urlencoded`). */
+  'platform-custom.outbound.form': CustomJsonConfig;
+  /** The lead POSTed as XML under `xml_root`. */
+  'platform-custom.outbound.xml': CustomJsonConfig;
+  /** The lead as the query of a GET. */
+  'platform-custom.outbound.get': CustomGetConfig;
   /** The built-in consent-certificate step (needs the certificate service). */
   'platform-certificate.outbound.claim': TypedNoConfig;
   /** `scriptedRecipient()` and other test modules: they record whatever configuration they are given. */

@@ -1,6 +1,7 @@
 import { certificateClaimModule } from '../certificates/claim-module';
 import type { CertificatesApi } from '../certificates/service';
 import type { OutboundModule } from '../ports/integrations';
+import { httpModule } from './custom-http';
 import { customJsonModule } from './custom-json';
 
 /** Outbound modules by ID, matched case-insensitively. */
@@ -23,6 +24,9 @@ export function createIntegrationRegistry(
   const modules = new Map<string, OutboundModule>();
   const defaults = [
     customJsonModule(),
+    httpModule('form'),
+    httpModule('xml'),
+    httpModule('get'),
     ...(builtIns.certificates ? [certificateClaimModule(builtIns.certificates)] : []),
   ];
   for (const module of [...defaults, ...extra]) modules.set(module.id.toLowerCase(), module);

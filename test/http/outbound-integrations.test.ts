@@ -1,0 +1,300 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { LeadService } from '@leadroute/core';
+import { postgresStorage } from '@leadroute/postgres';
+import { XMLParser } from 'fast-xml-parser';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { databaseAvailable, freshSchema, type TestSchema } from '../../adapters/postgres/src/test-support';
+import { type Call, call } from '../support/call';
+import { createFixture, type Fixture } from '../support/fixture';
+import { BINDINGS, type Binding, startBinding } from '../support/servers';
+
+// #24.3 outbound integrations: a form POST, an XML POST and a GET besides JSON, with headers, Basic auth,
+// templated bodies, answers read by JSONPath, XPath, a search term or a pattern, a timeout, and retries for
+// connection errors only; against a real local recipient that speaks each format. Both bindings, memory and
+// PostgreSQL.
+const onPostgres = await databaseAvailable('test/http/outbound-integrations.test.ts');
+const STORAGES = onPostgres ? (['memory', 'postgres'] as const) : (['memory'] as const);
+const CASES = BINDINGS.flatMap((binding) => STORAGES.map((storage) => [binding, storage] as const));
+const xml = new XMLParser({ parseTagValue: false });
+
+interface Seen {
+  readonly method: string;
+  readonly path: string;
+  readonly query: Record<string, string>;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: string;
+}
+
+/** A buyer that reads JSON, forms, XML and queries, and answers as each test sets it. */
+async function startBuyer() {
+  const state = {
+    seen: [] as Seen[],
+    resets: 0,
+    delayMs: 0,
+    answer: { status: 200, type: 'application/json', body: '{"outcome":"success"}' },
+  };
+  const server: Server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (state.resets > 0) {
+      state.resets--;
+      req.socket.destroy();
+      return;
+    }
+    const url = new URL(req.url ?? '/', 'http://buyer');
+    state.seen.push({
+      method: req.method ?? '',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString('utf8'),
+    });
+    setTimeout(() => {
+      res.writeHead(state.answer.status, { 'content-type': state.answer.type });
+      res.end(state.answer.body);
+    }, state.delayMs);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return Object.assign(state, {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
+}
+
+describe.each(CASES)('#24.3 outbound integrations through %s on %s', (bindingName, storageName) => {
+  let binding: Binding;
+  let f: Fixture;
+  let db: TestSchema | undefined;
+  let buyer: Awaited<ReturnType<typeof startBuyer>>;
+  let vendor: string;
+  let buyerEntity: string;
+  const req = (c: Call) => call(binding.url, c);
+  const entity = async (body: Record<string, unknown>) =>
+    (
+      await req({
+        path: '/entities',
+        key: f.keys.demo,
+        json: { module_ids: [], source: null, recipient: null, ...body },
+      })
+    ).body.id as string;
+  /** A flow with one step of `module` and `config`; the lead submitted through it; its delivery event. */
+  const deliver = async (module: string, config: Record<string, unknown>, lead: Record<string, unknown>, step = {}) => {
+    const flow = await req({
+      path: '/flows',
+      key: f.keys.demo,
+      json: {
+        name: module,
+        sources: [{ entity_id: vendor }],
+        steps: [{ type: 'recipient', entity_id: buyerEntity, module_id: module, config, ...step }],
+      },
+    });
+    expect(flow.status, flow.text).toBe(201);
+    const answer = await req({ path: `/flows/${flow.body.id}/sources/${vendor}/submit`, json: lead });
+    const rules = encodeURIComponent(
+      JSON.stringify([
+        { lhv: 'lead_id', op: 'is equal to', rhv: answer.body.lead.id },
+        { lhv: 'type', op: 'is equal to', rhv: 'recipient' },
+      ]),
+    );
+    const [event] = (await req({ path: `/events?rules=${rules}`, key: f.keys.demo })).body;
+    return { answer: answer.body, event };
+  };
+
+  beforeAll(async () => {
+    db = storageName === 'postgres' ? await freshSchema() : undefined;
+    buyer = await startBuyer();
+    f = await createFixture(db ? { storage: postgresStorage({ pool: db.pool, schema: db.schema }) } : {});
+    binding = await startBinding(bindingName, f.service as LeadService);
+    vendor = await entity({ name: 'Vendor', source: 'seller' });
+    buyerEntity = await entity({ name: 'Buyer', recipient: 'buyer' });
+  });
+  beforeEach(() => {
+    buyer.seen.length = 0;
+    buyer.resets = 0;
+    buyer.delayMs = 0;
+    buyer.answer = { status: 200, type: 'application/json', body: '{"outcome":"success"}' };
+  });
+  afterAll(async () => {
+    await binding?.close();
+    await f?.service.close();
+    await buyer?.close();
+    await db?.drop();
+  });
+
+  it('POSTs a form with headers and Basic auth, recorded without their secrets', async () => {
+    const { event } = await deliver(
+      'platform-custom.outbound.form',
+      {
+        url: `${buyer.url}/form`,
+        headers: { 'x-api-key': 'k-123', 'x-campaign': 'spring' },
+        basic_auth: { username: 'acme', password: 's3cret' },
+      },
+      { first_name: 'Nora', email: 'nora@example.com' },
+    );
+    const [seen] = buyer.seen;
+    expect(seen?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(Object.fromEntries(new URLSearchParams(seen?.body))).toMatchObject({
+      first_name: 'Nora',
+      email: 'nora@example.com',
+    });
+    expect(seen?.headers.authorization).toBe(`Basic ${Buffer.from('acme:s3cret').toString('base64')}`);
+    expect([seen?.headers['x-api-key'], seen?.headers['x-campaign']]).toEqual(['k-123', 'spring']);
+    expect(event.outcome).toBe('success');
+    const recorded = JSON.stringify(event);
+    expect(recorded).not.toContain('s3cret');
+    expect(recorded).not.toContain('k-123');
+    expect(event.transactions[0].request.headers).toMatchObject({
+      authorization: '[redacted]',
+      'x-api-key': '[redacted]',
+      'x-campaign': 'spring',
+    });
+  });
+
+  it('POSTs XML, or a templated body, and reads an XML answer by XPath', async () => {
+    buyer.answer = {
+      status: 200,
+      type: 'application/xml',
+      body: '<response><status>ACCEPTED</status><bid>12.5</bid><id>X-9</id><why>ok</why></response>',
+    };
+    const { event } = await deliver(
+      'platform-custom.outbound.xml',
+      {
+        url: `${buyer.url}/xml`,
+        xml_root: 'Lead',
+        outcome_path: '/response/status',
+        success_value: 'accepted',
+        price_path: '/response/bid',
+        reference_path: 'string(/response/id)',
+      },
+      { first_name: 'Nora', state: 'TX' },
+    );
+    expect(xml.parse(buyer.seen[0]?.body ?? '').Lead).toMatchObject({ first_name: 'Nora', state: 'TX' });
+    expect(event).toMatchObject({ outcome: 'success', key: 'X-9' });
+    expect(event.vars.price).toBe(12.5);
+    buyer.seen.length = 0;
+    await deliver(
+      'platform-custom.outbound.xml',
+      {
+        url: `${buyer.url}/soap`,
+        body_template: '<Envelope><Name>{{lead.first_name}}</Name><Ref>{{event_id}}</Ref></Envelope>',
+      },
+      { first_name: 'Ada' },
+    );
+    expect(buyer.seen[0]?.body).toMatch(/^<Envelope><Name>Ada<\/Name><Ref>[0-9a-f]{24}<\/Ref><\/Envelope>$/);
+  });
+
+  it('sends a GET with the lead in the query, and reads a text answer by search term and pattern', async () => {
+    buyer.answer = { status: 200, type: 'text/plain', body: 'RESULT=Accepted|PRICE=7|REF=T-4' };
+    const { event } = await deliver(
+      'platform-custom.outbound.get',
+      {
+        url: `${buyer.url}/get?campaign=9`,
+        outcome_search: 'accepted',
+        price_pattern: 'PRICE=(\\d+)',
+        reference_pattern: 'REF=([A-Z]-\\d+)',
+      },
+      { first_name: 'Nora', phone_1: '5125550142' },
+    );
+    const [seen] = buyer.seen;
+    expect(seen).toMatchObject({ method: 'GET', body: '' });
+    expect(seen?.query).toMatchObject({ campaign: '9', first_name: 'Nora', phone_1: '5125550142' });
+    expect(event).toMatchObject({ outcome: 'success', key: 'T-4' });
+    expect(event.vars.price).toBe(7);
+    buyer.answer = { status: 200, type: 'text/plain', body: 'RESULT=Rejected' };
+    const rejected = await deliver(
+      'platform-custom.outbound.get',
+      { url: `${buyer.url}/get`, outcome_search: 'accepted' },
+      {},
+    );
+    expect(rejected.event.outcome).toBe('failure');
+  });
+
+  it('reads a JSON answer by JSONPath', async () => {
+    buyer.answer = {
+      status: 200,
+      type: 'application/json',
+      body: '{"result":{"status":"ok","bids":[{"amount":21}],"note":"dup"}}',
+    };
+    const { event } = await deliver(
+      'platform-custom.outbound.json',
+      {
+        url: `${buyer.url}/json`,
+        outcome_path: '$.result.status',
+        success_value: 'ok',
+        price_path: '$.result.bids[0].amount',
+      },
+      { email: 'a@example.com' },
+    );
+    expect(event.outcome).toBe('success');
+    expect(event.vars.price).toBe(21);
+    // A JSONPath cannot run script, whatever it holds.
+    const scripted = await deliver(
+      'platform-custom.outbound.json',
+      { url: `${buyer.url}/json`, outcome_path: '$..[?(@.constructor.constructor("return process")().exit())]' },
+      {},
+    );
+    expect(scripted.event.outcome).not.toBe('success');
+  });
+
+  it('retries connection errors only, and times out a slow buyer', async () => {
+    buyer.resets = 2;
+    const retried = await deliver('platform-custom.outbound.json', { url: `${buyer.url}/r`, retries: 2 }, { n: 1 });
+    expect(retried.event.outcome).toBe('success');
+    expect(retried.event.transactions.map((t: { response: unknown }) => t.response === null)).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    buyer.seen.length = 0;
+    buyer.answer = { status: 503, type: 'application/json', body: '{}' };
+    const answered = await deliver('platform-custom.outbound.json', { url: `${buyer.url}/r`, retries: 3 }, { n: 2 });
+    expect(answered.event.outcome).toBe('error');
+    expect(buyer.seen).toHaveLength(1);
+    buyer.answer = { status: 200, type: 'application/json', body: '{}' };
+    buyer.delayMs = 1_000;
+    const slow = await deliver(
+      'platform-custom.outbound.form',
+      { url: `${buyer.url}/slow` },
+      { n: 3 },
+      { timeout_ms: 100 },
+    );
+    expect(slow.event).toMatchObject({ outcome: 'error', reason: expect.stringMatching(/100 ms|in time/) });
+  });
+
+  it('refuses a configuration that cannot work, at its path', async () => {
+    const res = await req({
+      path: '/flows',
+      key: f.keys.demo,
+      json: {
+        name: 'Bad',
+        sources: [{ entity_id: vendor }],
+        steps: [
+          {
+            type: 'recipient',
+            entity_id: buyerEntity,
+            module_id: 'platform-custom.outbound.get',
+            config: { url: 'ftp://x', retries: 9 },
+          },
+          {
+            type: 'recipient',
+            entity_id: buyerEntity,
+            module_id: 'platform-custom.outbound.xml',
+            config: { url: 'https://b.example', price_pattern: '(a)\\1', body_template: '{{lead.x' },
+          },
+        ],
+      },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      '/steps/0/config/retries',
+      '/steps/0/config/url',
+      '/steps/1/config/body_template',
+      '/steps/1/config/price_pattern',
+    ]);
+  });
+});
