@@ -197,7 +197,9 @@ describe.each(BINDINGS)('flows, intake and events over HTTP through %s', (name) 
         first_name: 'Ada',
         full_name: 'Ada Lovelace',
         tier: 'gold',
-        state: 'ca',
+        // Delivered in its normal form (#24.2); the e-mail too.
+        state: 'CA',
+        email: 'ada@example.com',
       });
       expect(delivered?.price).toBe(20);
       const events = (

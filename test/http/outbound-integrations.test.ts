@@ -202,7 +202,7 @@ describe.each(CASES)('#24.3 outbound integrations through %s on %s', (bindingNam
     );
     const [seen] = buyer.seen;
     expect(seen).toMatchObject({ method: 'GET', body: '' });
-    expect(seen?.query).toMatchObject({ campaign: '9', first_name: 'Nora', phone_1: '5125550142' });
+    expect(seen?.query).toMatchObject({ campaign: '9', first_name: 'Nora', phone_1: '+15125550142' });
     expect(event).toMatchObject({ outcome: 'success', key: 'T-4' });
     expect(event.vars.price).toBe(7);
     buyer.answer = { status: 200, type: 'text/plain', body: 'RESULT=Rejected' };

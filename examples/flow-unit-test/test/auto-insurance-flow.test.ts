@@ -56,7 +56,8 @@ describe('auto insurance flow', () => {
     );
     expect(result).toMatchObject({ outcome: 'success', price: 4 });
     expect(t.recipient.received).toHaveLength(1);
-    expect(t.recipient.received[0]?.lead).toMatchObject({ first_name: 'Sam', phone: '(512) 555-0142' });
+    // Leads go out in their normal forms: the phone in E.164, the state as its code.
+    expect(t.recipient.received[0]?.lead).toMatchObject({ first_name: 'Sam', state: 'TX', phone: '+15125550142' });
     expect(t.recipient.received[0]?.price).toBe(25);
   });
 

@@ -40,6 +40,8 @@ export interface Mapping {
   readonly id: string;
   readonly property: string;
   readonly value: string;
+  /** Send the value as received rather than its normal form (#24.2). @default false */
+  readonly raw?: boolean;
   readonly rule_set?: RuleSet;
 }
 

@@ -96,6 +96,8 @@ export interface TypedMapping {
   readonly property: string;
   /** A template (`{{ lead.phone_1 }}`) or a literal. */
   readonly value: string | number | boolean;
+  /** Send the value as received instead of its normal form. @default false */
+  readonly raw?: boolean;
   readonly rule_set?: TypedRuleSet;
 }
 

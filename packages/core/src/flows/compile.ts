@@ -23,6 +23,8 @@ export interface CompiledPricing {
 
 export interface CompiledMapping {
   readonly mapping: Mapping;
+  /** Send what was received instead of the normal form. */
+  readonly raw: boolean;
   readonly property: string;
   readonly value: CompiledTemplate;
   readonly applies: CompiledRuleSet | undefined;
@@ -83,6 +85,7 @@ function compileMappings(mappings: readonly Mapping[] | undefined): CompiledMapp
   return (mappings ?? []).map((mapping) => ({
     mapping,
     property: mapping.property.startsWith('lead.') ? mapping.property.slice(5) : mapping.property,
+    raw: mapping.raw === true,
     value: compileTemplate(mapping.value),
     applies: compileOptional(mapping.rule_set),
   }));
@@ -126,9 +129,19 @@ export function compileFlow(flow: FlowRecord): CompiledFlow {
   };
 }
 
-/** A plain value for delivery: typed lead values give back what was received. */
+/** A plain value: typed lead values give back what was received. */
 export function plainValue(value: unknown): unknown {
   return isParsedValue(value) ? value.raw : value;
+}
+
+/**
+ * The value a delivery sends (#24.2): a typed lead value's normal form when it is valid
+ * (`Nora@Example.COM` as `nora@example.com`, `texas` as `TX`, `(512) 555-0142` as
+ * `+15125550142`), what was received when it is not, or when `raw` is asked for.
+ */
+export function deliveredValue(value: unknown, raw = false): unknown {
+  if (!isParsedValue(value)) return value;
+  return !raw && value.valid && value.normal !== null && value.normal !== undefined ? value.normal : value.raw;
 }
 
 /** Compiled flows by ID and version: a flow is compiled once per version, in any number of leads. */

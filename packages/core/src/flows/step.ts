@@ -7,7 +7,7 @@ import type { CredentialRecord } from '../ports/credentials';
 import type { DeliveryRequest, DeliveryResult } from '../ports/integrations';
 import { isoTime } from '../time';
 import { eventCaps, type Reservation, releaseCaps, reserveCaps } from './caps';
-import { type CompiledStep, plainValue } from './compile';
+import { type CompiledStep, deliveredValue } from './compile';
 import { deliverWithin } from './deliver';
 import { type LeadRun, pingLimitFields, timings } from './context';
 
@@ -70,11 +70,14 @@ function vars(run: LeadRun, extra: Record<string, unknown>): Record<string, unkn
 }
 
 /** The delivered lead: fields as received, with the step's matching mappings applied. */
+/** The delivered lead: each field's normal form when valid (#24.2), with the step's matching mappings applied. */
 function mappedLead(run: LeadRun, compiled: CompiledStep, ctx: Record<string, unknown>): Record<string, unknown> {
-  const lead: Record<string, unknown> = { ...run.raw };
+  const typed = run.ctx.lead as Record<string, unknown>;
+  const lead: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(run.raw)) lead[field] = deliveredValue(typed[field] ?? value);
   for (const m of compiled.mappings) {
     if (m.applies && !m.applies(ctx, run.env).pass) continue;
-    lead[m.property] = plainValue(m.value(ctx, run.env));
+    lead[m.property] = deliveredValue(m.value(ctx, run.env), m.raw);
   }
   return lead;
 }

@@ -121,6 +121,7 @@ function mappings(r: Reader, input: readonly Static<typeof MappingInput>[], path
       id: newRuleId(),
       property: v.property.trim(),
       value,
+      ...(v.raw === true ? { raw: true } : {}),
       ...r.ruleSet('rule_set', `${path}/${i}/rule_set`),
     };
   });

@@ -91,6 +91,7 @@ export const MappingInput = object(
       'x-message': 'must be a string (templates allowed)',
       description: 'A template ({{lead.phone_1}}) or a literal.',
     }),
+    raw: Type.Optional(flag('Send the value as received instead of its normal form (the default).')),
     rule_set: rules('The mapping applies when it matches.'),
   },
   'Sets property of the delivered lead to the templated value.',
