@@ -12,6 +12,7 @@ import { loggingNotifier } from './exports/notify';
 import { createExportsApi, type ExportsApi } from './exports/service';
 import type { ExportOptions } from './exports/settings';
 import { createFeedbackApi, type FeedbackApi } from './feedback/service';
+import { type ConnectionsApi, createConnectionsApi } from './connections/service';
 import { createFeedbackIntegrationRegistry } from './feedback/integrations';
 import type { InboundFeedbackModule } from './feedback/types';
 import { type CertificateOptions, type CertificatesApi, createCertificatesApi } from './certificates/service';
@@ -109,6 +110,8 @@ export interface LeadService {
   readonly exports: ExportsApi;
   /** Alert detection, active alerts, their timelines and alert settings. */
   readonly alerts: AlertsApi;
+  /** Connections between accounts: invitations, acceptance (#24.7). */
+  readonly connections: ConnectionsApi;
   readonly integrations: IntegrationRegistry;
   /** Where recorded events go; capabilities built on events observe it. */
   readonly recorder: EventRecorder;
@@ -340,6 +343,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     certificates,
     exports,
     alerts,
+    connections: createConnectionsApi({ storage, clock }),
     integrations,
     recorder,
     storage,

@@ -6,6 +6,7 @@ import { errors, type Issue, type LeadrouteError } from '../errors';
 import { type Id, isId, newId } from '../ids';
 import type { IntegrationRegistry } from '../integrations/registry';
 import type { Clock } from '../ports/clock';
+import type { Entity } from '../ports/entities';
 import type { Storage } from '../ports/storage';
 import { keepSecrets, withoutSecrets } from '../firehose/secrets';
 import { isoTime } from '../time';
@@ -57,6 +58,17 @@ export function createFlowsApi(deps: {
 }): FlowsApi {
   const { storage, clock, entities, integrations } = deps;
 
+  /** An entity that stands for another account is usable only once the accounts are connected (#24.7). */
+  const notConnected = (entity: Entity, path: string): Issue[] =>
+    entity.invitation_id !== null && (entity.pending || entity.expired || entity.connected === null)
+      ? [
+          {
+            path,
+            message: `${entity.name} is not connected: its invitation is ${entity.pending ? 'still pending' : entity.expired ? 'expired' : 'declined'}.`,
+          },
+        ]
+      : [];
+
   /** Checks what validation cannot see alone: entities the account can use, installed modules, its credentials. */
   const checkReferences = (principal: Principal, config: FlowConfig): ResultAsync<FlowConfig, LeadrouteError> => {
     const checks: Promise<Issue[]>[] = [
@@ -65,15 +77,12 @@ export function createFlowsApi(deps: {
         if (entity.isErr()) throw entity.error;
         if (!entity.value)
           return [{ path: `/sources/${i}/entity_id`, message: `No entity ${source.entity_id} in this account.` }];
-        const issues: Issue[] =
-          entity.value.source === null
-            ? [
-                {
-                  path: `/sources/${i}/entity_id`,
-                  message: `${entity.value.name} cannot send leads (its source is null).`,
-                },
-              ]
-            : [];
+        const issues: Issue[] = notConnected(entity.value, `/sources/${i}/entity_id`);
+        if (issues.length === 0 && entity.value.source === null)
+          issues.push({
+            path: `/sources/${i}/entity_id`,
+            message: `${entity.value.name} cannot send leads (its source is null).`,
+          });
         const to = source.feedback?.forward_to;
         if (to) {
           const path = `/sources/${i}/feedback/forward_to`;
@@ -94,7 +103,7 @@ export function createFlowsApi(deps: {
         if (!entity.value)
           return [{ path: `${path}/entity_id`, message: `No entity ${step.entity_id} in this account.` }];
         if (step.type === 'filter') return [];
-        const issues: Issue[] = [];
+        const issues: Issue[] = notConnected(entity.value, `${path}/entity_id`);
         if (entity.value.recipient === null)
           issues.push({
             path: `${path}/entity_id`,

@@ -69,6 +69,7 @@ const TAGS = {
   feedback: 'Conversions and returns, by event ID or recipient record ID.',
   exports: 'CSV exports of events.',
   alerts: 'Alerts on lead volume and rates, with their settings and activity.',
+  connections: 'Connections between accounts: invitations to sell or buy leads to one another.',
   firehose: 'Checking firehose (S3 or Azure Blob Storage) credentials.',
   certificates: 'Consent-certificate ping data (the certificate handler, mounted at its own base address).',
   meta: 'This document.',

@@ -24,6 +24,7 @@ import {
 import { FlowBody, FlowSchema, FlowUpdateBody, LeadBody } from '../schemas/flows';
 import { DEFAULT_ALERT_SETTINGS } from '../alerts/defaults';
 import { RuleSchema, RuleSetSchema } from '../schemas/rules';
+import { InvitationCreateBody, InvitationSchema } from '../schemas/connections';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -81,6 +82,8 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   LeadBody: jsonSchema(LeadBody),
   Flow: extending('FlowInput', FlowSchema, ['id', 'version', 'enabled', 'created_at', 'updated_at']),
   IntakeResult: jsonSchema(IntakeResultSchema),
+  InvitationCreateBody: jsonSchema(InvitationCreateBody),
+  Invitation: jsonSchema(InvitationSchema),
   PingData: jsonSchema(PingDataSchema),
   Event: jsonSchema(EventSchema),
   EventQuery: jsonSchema(EventQueryBody),

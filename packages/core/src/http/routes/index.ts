@@ -1,6 +1,7 @@
 import type { LeadService } from '../../service';
 import type { Route } from '../types';
 import { alertRoutes } from './alerts';
+import { connectionRoutes } from './connections';
 import { entityRoutes } from './entities';
 import { eventRoutes } from './events';
 import { exportRoutes } from './exports';
@@ -22,5 +23,6 @@ export function coreRoutes(service: LeadService): Route[] {
     ...feedbackRoutes(service),
     ...exportRoutes(service),
     ...alertRoutes(service),
+    ...connectionRoutes(service),
   ];
 }
