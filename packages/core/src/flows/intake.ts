@@ -449,6 +449,8 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
               });
             return ResultAsync.combine(bids).andThen((offers) => {
               const bid = bestBid(offers);
+              // A flow without recipient steps holds no auction: the ping prices the lead for the source alone.
+              if (bids.length === 0) return answer('success', '', run.purchasePrice, false);
               if (!bid) return answer('failure', NO_BID, 0, false);
               return answer('success', '', source.pricing ? run.purchasePrice : bid.price, false, bid);
             });
