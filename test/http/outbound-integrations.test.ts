@@ -155,6 +155,27 @@ describe.each(CASES)('#24.3 outbound integrations through %s on %s', (bindingNam
     });
   });
 
+  it('sends Basic auth and keys given in the URL, recorded without them', async () => {
+    const { event } = await deliver(
+      'platform-custom.outbound.get',
+      { url: buyer.url.replace('://', '://acme:pw-in-url@') + '/get?api_key=q-secret&campaign=9' },
+      { first_name: 'Nora' },
+    );
+    const [seen] = buyer.seen;
+    expect(seen?.headers.authorization).toBe(`Basic ${Buffer.from('acme:pw-in-url').toString('base64')}`);
+    expect(seen?.query).toMatchObject({ api_key: 'q-secret', campaign: '9', first_name: 'Nora' });
+    expect(event.outcome).toBe('success');
+    const recorded = JSON.stringify(event);
+    expect(recorded).not.toContain('pw-in-url');
+    expect(recorded).not.toContain('q-secret');
+    const url = new URL(event.transactions[0].request.url);
+    expect([url.username, url.searchParams.get('api_key'), url.searchParams.get('campaign')]).toEqual([
+      'acme',
+      '[redacted]',
+      '9',
+    ]);
+  });
+
   it('POSTs XML, or a templated body, and reads an XML answer by XPath', async () => {
     buyer.answer = {
       status: 200,

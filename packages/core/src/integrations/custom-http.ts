@@ -47,6 +47,51 @@ const OUTCOMES = new Set(['success', 'failure', 'error']);
 const SECRET_HEADER = /authorization|key|token|secret|password|cookie/i;
 /** Pause before the first retry after a connection error; each further one waits twice as long. */
 export const RETRY_PAUSE_MS = 200;
+/** The longest pause between two tries, however many retries are configured. */
+export const RETRY_PAUSE_CAP_MS = 2_000;
+
+/** The pause before retry number `tries + 1`: doubling from {@link RETRY_PAUSE_MS}, never above {@link RETRY_PAUSE_CAP_MS}. */
+export const retryPause = (tries: number): number => Math.min(RETRY_PAUSE_MS * 2 ** tries, RETRY_PAUSE_CAP_MS);
+
+/** Waits `ms`, or less when `signal` aborts first (the step's timeout): no pause outlives the step. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) {
+      resolve();
+      return;
+    }
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * The URL as recorded on events: a password in it (`https://user:pass@host/`, sent as Basic
+ * auth) and the values of query parameters named like secrets (`?api_key=…`) are `[redacted]`.
+ */
+export function recordedUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  if (parsed.password) parsed.password = '[redacted]';
+  let changed = false;
+  const query = new URLSearchParams();
+  for (const [name, value] of parsed.searchParams) {
+    const secret = SECRET_HEADER.test(name);
+    changed ||= secret;
+    query.append(name, secret ? '[redacted]' : value);
+  }
+  if (changed) parsed.search = query.toString();
+  return parsed.toString();
+}
 
 const MAX_RECORDED_BODY = 64 * 1024;
 const clip = (text: string) => (text.length > MAX_RECORDED_BODY ? `${text.slice(0, MAX_RECORDED_BODY)}…` : text);
@@ -231,7 +276,7 @@ async function attempt(format: HttpFormat, config: CustomHttpConfig, request: De
   const started = Date.now();
   const recorded: RecordedRequest = {
     method,
-    url,
+    url: recordedUrl(url),
     version: '1.1',
     headers: recordedHeaders,
     body: clip(body ?? ''),
@@ -286,7 +331,9 @@ async function deliver(format: HttpFormat, request: DeliveryRequest): Promise<De
     transactions.push({ request: made.recorded, response: null, ms: Date.now() - made.started });
     if (tries >= (config.retries ?? 0) || request.signal.aborted)
       return { outcome: 'error', reason: made.reason ?? 'The recipient could not be reached.', transactions };
-    await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS * 2 ** tries));
+    await pause(retryPause(tries), request.signal);
+    if (request.signal.aborted)
+      return { outcome: 'error', reason: 'The recipient did not answer in time.', transactions };
   }
 }
 
