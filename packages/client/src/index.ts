@@ -22,6 +22,8 @@ import type {
   FirehoseValidation,
   Flow,
   IntakeResult,
+  Invitation,
+  InvitationCreateBody,
   Problem,
   RecipientFeedbackBody,
   RecipientFeedbackQuery,
@@ -170,6 +172,17 @@ export function createClient(options: ClientOptions) {
       create: (body: EntityCreateBody) => request<Entity>({ method: 'POST', path: '/entities', body }),
       update: (id: string, body: EntityUpdateBody) =>
         request<Entity>({ method: 'PUT', path: `/entities/${segment(id)}`, body }),
+    },
+    /** Account connections (#24.7): invitations to connect as seller, buyer or both. */
+    connections: {
+      invite: (body: InvitationCreateBody) =>
+        request<Invitation>({ method: 'POST', path: '/connections/invitations', body }),
+      /** This account's invitations, sent and received, newest first. */
+      invitations: () => request<Invitation[]>({ method: 'GET', path: '/connections/invitations' }),
+      accept: (invitationId: string) =>
+        request<Invitation>({ method: 'POST', path: `/connections/invitations/${segment(invitationId)}/accept` }),
+      decline: (invitationId: string) =>
+        request<Invitation>({ method: 'POST', path: `/connections/invitations/${segment(invitationId)}/decline` }),
     },
     aliases: {
       list: () => request<EntityAlias[]>({ method: 'GET', path: '/entity-aliases' }),

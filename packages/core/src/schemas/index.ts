@@ -13,6 +13,13 @@ export {
   AlertSettingsSchema,
 } from './alerts';
 export {
+  INVITATION_DEFAULT_DAYS,
+  INVITATION_MAX_DAYS,
+  type Invitation,
+  InvitationCreateBody,
+  InvitationSchema,
+} from './connections';
+export {
   EntityAliasCreateBody,
   EntityAliasSchema,
   EntityAliasUpdateBody,
