@@ -104,6 +104,7 @@ describe.each(CASES)('#24.2 normalized values through %s on %s', (bindingName, s
         rules: [
           rule('lead.phone_1.valid', 'is true'),
           rule('lead.phone_1.area', 'is equal to', '512'),
+          rule('lead.phone_1.area_code', 'is equal to', '512'),
           rule('lead.state.normal', 'is equal to', 'TX'),
           rule('lead.state.raw', 'is equal to', 'Texas'),
           rule('lead.postal_code.plus4', 'is equal to', '1234'),

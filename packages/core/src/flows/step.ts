@@ -69,7 +69,6 @@ function vars(run: LeadRun, extra: Record<string, unknown>): Record<string, unkn
   };
 }
 
-/** The delivered lead: fields as received, with the step's matching mappings applied. */
 /** The delivered lead: each field's normal form when valid (#24.2), with the step's matching mappings applied. */
 function mappedLead(run: LeadRun, compiled: CompiledStep, ctx: Record<string, unknown>): Record<string, unknown> {
   const typed = run.ctx.lead as Record<string, unknown>;

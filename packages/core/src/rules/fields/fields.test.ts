@@ -59,6 +59,7 @@ describe('parseValue', () => {
     expect(parseValue('phone', '212-555-0123 ext. 45')).toMatchObject({
       country_code: '1',
       area: '212',
+      area_code: '212',
       exchange: '555',
       line: '0123',
       extension: '45',
@@ -70,6 +71,7 @@ describe('parseValue', () => {
       country_code: '44',
       country: 'GB',
       area: null,
+      area_code: null,
     });
   });
 

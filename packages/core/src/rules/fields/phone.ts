@@ -6,6 +6,7 @@ const NO_COMPONENTS = {
   country_code: null,
   country: null,
   area: null,
+  area_code: null,
   exchange: null,
   line: null,
   extension: null,
@@ -18,7 +19,7 @@ const NO_COMPONENTS = {
 /**
  * A phone number, read as US when it has no country code. Normal is E.164
  * (`+12125550123`); components split a North American number into area, exchange
- * and line. `kind` is libphonenumber's type hint (MOBILE, FIXED_LINE_OR_MOBILE,
+ * and line (`area_code` is the same as `area`, the name the issue and LeadConduit use). `kind` is libphonenumber's type hint (MOBILE, FIXED_LINE_OR_MOBILE,
  * TOLL_FREE, VOIP...), which needs the full ("max") metadata.
  */
 export function parsePhone(raw: unknown): ParsedValue {
@@ -32,6 +33,7 @@ export function parsePhone(raw: unknown): ParsedValue {
     country_code: phone.countryCallingCode,
     country: phone.country ?? null,
     area: nanp ? national.slice(0, 3) : null,
+    area_code: nanp ? national.slice(0, 3) : null,
     exchange: nanp ? national.slice(3, 6) : null,
     line: nanp ? national.slice(6) : null,
     extension: phone.ext ?? null,
