@@ -6,9 +6,12 @@ import {
   type Principal,
   type StoredEvent,
 } from '@leadroute/core';
+import type { Storage } from '@leadroute/core';
 import { memoryStorage } from '@leadroute/memory';
+import { postgresStorage } from '@leadroute/postgres';
 import { manualClock } from '@leadroute/testkit';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { databaseAvailable, freshSchema, type TestSchema } from '../../adapters/postgres/src/test-support';
 
 // Issue 22 item 6: statistics grouped by a lead field the account rolls up read field
 // rollups, and answer exactly what the events path answers for the same events.
@@ -79,9 +82,32 @@ function anEvent(accountId: string): StoredEvent {
   } as StoredEvent;
 }
 
-async function setUp() {
+const pgAvailable = await databaseAvailable('field-rollups.test.ts');
+const schemas: TestSchema[] = [];
+afterAll(async () => {
+  for (const db of schemas) await db.drop();
+});
+
+const STORAGES: [string, () => Promise<Storage>][] = [
+  ['memory', async () => memoryStorage()],
+  ...(pgAvailable
+    ? ([
+        [
+          'postgres',
+          async () => {
+            const db = await freshSchema();
+            schemas.push(db);
+            return postgresStorage({ pool: db.pool, schema: db.schema });
+          },
+        ],
+      ] as [string, () => Promise<Storage>][])
+    : []),
+];
+
+async function setUp(storage: Storage) {
+  seed = 31;
   const clock = manualClock('2026-03-05T00:00:00Z');
-  const service = createLeadService({ storage: memoryStorage(), clock });
+  const service = createLeadService({ storage, clock });
   const made = async (name: string): Promise<Principal> => {
     const created = (await service.accounts.create({ name, time_zone: 'America/New_York' }))._unsafeUnwrap();
     return (await service.accounts.authenticate(created.api_key))._unsafeUnwrap();
@@ -111,9 +137,9 @@ const QUERIES: Record<string, string>[] = [
   { type: 'feedback-received', group_by: 'state', interval: 'weekly', start: '2026-03-06', end: '2026-03-10' },
 ];
 
-describe('#22.6 statistics grouped by a rolled-up lead field', () => {
+describe.each(STORAGES)('#22.6 statistics grouped by a rolled-up lead field on %s', (_name, storage) => {
   it('answers from field rollups exactly what the events path answers (state by default, DST included)', async () => {
-    const { service, a } = await setUp();
+    const { service, a } = await setUp(await storage());
     const fromRollups = [];
     for (const q of QUERIES) {
       const r = (await service.stats.compute(a, q))._unsafeUnwrap();
@@ -132,7 +158,7 @@ describe('#22.6 statistics grouped by a rolled-up lead field', () => {
   });
 
   it('counts a field set later from the next hour on; earlier ranges read events', async () => {
-    const { service, clock, a } = await setUp();
+    const { service, clock, a } = await setUp(await storage());
     clock.set('2026-03-10T12:30:00Z');
     const set = (await service.stats.setRollupFields(a, ['state', 'lead.zip']))._unsafeUnwrap();
     expect(set).toEqual([
@@ -149,7 +175,7 @@ describe('#22.6 statistics grouped by a rolled-up lead field', () => {
   });
 
   it('keeps accounts apart and refuses bad field lists (400)', async () => {
-    const { service, a, b } = await setUp();
+    const { service, a, b } = await setUp(await storage());
     const q = QUERIES[0] as Record<string, string>;
     const ra = (await service.stats.compute(a, q))._unsafeUnwrap();
     const rb = (await service.stats.compute(b, q))._unsafeUnwrap();
