@@ -89,7 +89,7 @@ export function fieldRollupStore(db: Queryable, schema: string, reads: Queryable
           row.revenue,
           row.purchase_price,
         ];
-        values.forEach((v, i) => columns[i]?.push(v));
+        for (const [i, v] of values.entries()) columns[i]?.push(v);
       }
       return query(
         db,
