@@ -104,14 +104,37 @@ export function fieldRollupStore(db: Queryable, schema: string, reads: Queryable
         columns,
       ).map(() => undefined);
     },
-    query: (q) =>
-      query<FieldRollupDbRow>(
+    query: (q) => {
+      // Summed over the columns the caller does not read: a month by state is hundreds of rows, not a cell per hour.
+      const keep = q.keep ? new Set<string>(q.keep) : undefined;
+      const column = (c: string, blank: string) => (!keep || keep.has(c) ? c : `${blank} AS ${c}`);
+      const columns = [
+        column('hour', '$3::timestamptz'),
+        'has_value',
+        'value',
+        column('flow_id', "''"),
+        column('source_id', "''"),
+        column('recipient_id', "''"),
+        keep ? "'' AS step_id" : 'step_id',
+        'kind',
+        'outcome',
+        'category',
+        'stage',
+      ];
+      const grouped = keep
+        ? `${columns.join(', ')}, ${SUMS.map((c) => `sum(${c}) AS ${c}`).join(', ')}`
+        : `${columns.join(', ')}, ${SUMS.join(', ')}`;
+      const groupBy = keep
+        ? `GROUP BY ${['has_value', 'value', 'kind', 'outcome', 'category', 'stage', ...(q.keep ?? [])].join(', ')}`
+        : '';
+      return query<FieldRollupDbRow>(
         reads,
         'query field rollups',
-        `SELECT ${CELL.slice(2).join(', ')}, ${SUMS.join(', ')} FROM ${table}
+        `SELECT ${grouped} FROM ${table}
          WHERE account_id = $1 AND field = $2 AND hour >= $3 AND hour < $4
            AND ($5::text[] IS NULL OR kind = ANY($5)) AND ($6::text IS NULL OR flow_id = $6)
-         ORDER BY hour`,
+         ${groupBy}
+         ORDER BY 1`,
         [q.account_id, q.field, q.from, q.to, q.kinds ? [...q.kinds] : null, q.flow_id ?? null],
       ).map(({ rows }) =>
         rows.map(
@@ -134,7 +157,8 @@ export function fieldRollupStore(db: Queryable, schema: string, reads: Queryable
             purchase_price: r.purchase_price,
           }),
         ),
-      ),
+      );
+    },
     fields: (account_id) =>
       query<{ fields: TrackedField[] }>(
         db,

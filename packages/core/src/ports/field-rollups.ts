@@ -13,6 +13,11 @@ export interface FieldRollupRow extends RollupRow {
 /** Which field cells to read: a rollup query for one field. */
 export interface FieldRollupQuery extends RollupQuery {
   readonly field: string;
+  /**
+   * The cell columns the caller reads besides kind, outcome, category, stage and the value. When given, a store may
+   * sum cells over the others (the hour then reads as `from`, IDs as ''), so fewer rows travel.
+   */
+  readonly keep?: readonly ('hour' | 'flow_id' | 'source_id' | 'recipient_id')[];
 }
 
 /** A lead field an account rolls up, and the instant from which its cells hold every event (epoch ms, on the hour). */

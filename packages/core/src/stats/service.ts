@@ -145,6 +145,11 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
           to: isoTime(q.end),
           kinds: [...q.kinds],
           field,
+          // Only the columns the groups read: a store may sum cells over the rest.
+          keep: [
+            ...(q.interval ? (['hour'] as const) : []),
+            ...(['flow_id', 'source_id', 'recipient_id'] as const).filter((k) => q.groupBy.includes(k)),
+          ],
         })
         .andThen((cells) => {
           if (signal?.aborted) return errAsync(errors.aborted());
