@@ -311,7 +311,7 @@ async function thirtyDaysByFieldPostgres(): Promise<BenchRow[]> {
   const schema = `leadroute_bench_${randomBytes(6).toString('hex')}`;
   try {
     await pool.query(`CREATE SCHEMA ${quoteIdent(schema)}`);
-    await migrate(pool, { schema });
+    (await migrate(pool, { schema }))._unsafeUnwrap();
     const storage = postgresStorage({ pool, schema });
     const fieldRollups = storage.fieldRollups;
     if (!fieldRollups) throw new Error('postgres storage keeps field rollups');
