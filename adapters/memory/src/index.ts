@@ -3,6 +3,7 @@ import { alertStore } from './alert-store';
 import { certificateStore } from './certificate-store';
 import { eventStore } from './event-store';
 import { exportStore } from './export-store';
+import { fieldRollupStore } from './field-rollup-store';
 import { counterStore, credentialStore, flowStore, leadStore } from './flow-stores';
 import { idempotencyStore } from './idempotency-store';
 import { jobStore } from './job-store';
@@ -47,6 +48,7 @@ export function memoryStorage(): MemoryStorage {
     counters: counterStore(tables),
     credentials: credentialStore(tables),
     rollups,
+    fieldRollups: fieldRollupStore(),
     search,
     spool: memorySpool(),
     certificates: certificateStore(tables),

@@ -1,6 +1,6 @@
 import type { Storage, StoreError } from '@leadroute/core';
 import type { ResultAsync } from 'neverthrow';
-import { collectionsOf, type MongoStorageOptions } from './collections';
+import { collectionsOf, databaseOf, type MongoStorageOptions } from './collections';
 import { ensureIndexes } from './indexes';
 import { accountStore } from './stores/accounts';
 import { alertStore } from './stores/alerts';
@@ -16,6 +16,7 @@ import { idempotencyStore } from './stores/idempotency';
 import { jobStore } from './stores/jobs';
 import { leadWrites } from './stores/lead-writes';
 import { leadStore } from './stores/leads';
+import { fieldRollupStore } from './stores/field-rollups';
 import { rollupStore } from './stores/rollups';
 import { searchIndex } from './stores/search';
 import { mongoSpool } from './stores/spool';
@@ -62,6 +63,7 @@ export function mongoStorage(options: MongoStorageOptions): MongoStorage {
     counters: counterStore(collections),
     credentials: credentialStore(collections),
     rollups: rollupStore(collections),
+    fieldRollups: fieldRollupStore(databaseOf(options)),
     search: searchIndex(collections),
     exports: exportStore(collections),
     jobs: jobStore(collections),

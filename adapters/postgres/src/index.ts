@@ -19,6 +19,7 @@ import { idempotencyStore } from './stores/idempotency';
 import { jobStore } from './stores/jobs';
 import { leadWrites } from './stores/lead-writes';
 import { leadStore } from './stores/leads';
+import { fieldRollupStore } from './stores/field-rollups';
 import { rollupStore } from './stores/rollups';
 import { searchIndex } from './stores/search';
 import { postgresSpool } from './stores/spool';
@@ -148,6 +149,7 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
     counters: counterStore(db, schema, writer),
     credentials: credentialStore(db, schema),
     rollups: rollupStore(db, schema, writer, reads),
+    fieldRollups: fieldRollupStore(db, schema, reads),
     search: searchIndex(db, schema, writer, reads),
     exports: exportStore(db, schema),
     jobs: jobStore(db, schema),

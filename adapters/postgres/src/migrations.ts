@@ -420,6 +420,40 @@ export const migrations: readonly Migration[] = [
       })}
     `,
   },
+  {
+    version: 18,
+    name: 'statistics rollups per lead field value',
+    // A rollup cell split by one lead field's value (#22.6); has_value tells a null value (no
+    // such field) from '' in the primary key. rollup_fields holds the fields an account set
+    // and when each began counting; no row means the defaults.
+    up: (s) => `
+      CREATE TABLE ${s}.field_rollups (
+        account_id     text COLLATE "C" NOT NULL,
+        field          text COLLATE "C" NOT NULL,
+        hour           timestamptz NOT NULL,
+        has_value      boolean NOT NULL,
+        value          text COLLATE "C" NOT NULL,
+        flow_id        text COLLATE "C" NOT NULL,
+        source_id      text COLLATE "C" NOT NULL,
+        recipient_id   text COLLATE "C" NOT NULL,
+        step_id        text COLLATE "C" NOT NULL,
+        kind           text NOT NULL,
+        outcome        text NOT NULL,
+        category       text NOT NULL,
+        stage          text NOT NULL,
+        count          bigint NOT NULL,
+        cost           double precision NOT NULL,
+        revenue        double precision NOT NULL,
+        purchase_price double precision NOT NULL,
+        PRIMARY KEY (account_id, field, hour, has_value, value, flow_id, source_id, recipient_id, step_id, kind, outcome, category, stage)
+      );
+      CREATE INDEX field_rollups_hour ON ${s}.field_rollups (hour, account_id);
+      CREATE TABLE ${s}.rollup_fields (
+        account_id text COLLATE "C" PRIMARY KEY,
+        fields     jsonb NOT NULL
+      );
+    `,
+  },
 ];
 
 /** A SQL string literal of `text`. */

@@ -137,10 +137,10 @@ export interface LeadService {
 }
 
 /**
- * Every store an adapter must have and its methods; `leadWrites` is optional (without it, core writes a lead's records
+ * Every store an adapter must have and its methods; `leadWrites` and `fieldRollups` are optional (without them, core writes a lead's records
  * one by one).
  */
-const REQUIRED_STORES: Record<Exclude<keyof Storage, 'leadWrites'>, readonly string[]> = {
+const REQUIRED_STORES: Record<Exclude<keyof Storage, 'leadWrites' | 'fieldRollups'>, readonly string[]> = {
   accounts: ['insert', 'get', 'insertKey', 'findKey'],
   entities: ['insert', 'get', 'listByOwner', 'update'],
   aliases: ['insert', 'get', 'listByAccount', 'update', 'remove'],

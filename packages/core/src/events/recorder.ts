@@ -7,6 +7,7 @@ import type { Logger } from '../ports/logger';
 import type { RollupRow } from '../ports/rollups';
 import type { Storage } from '../ports/storage';
 import { searchDocument } from '../search/service';
+import { fieldRows, trackedFields } from '../stats/fields';
 import { rollupRows } from '../stats/observer';
 import type { StoredEvent } from '../domain/events';
 
@@ -84,6 +85,21 @@ export function createEventRecorder(deps: { storage: Storage; logger: Logger; cl
       .andThen(() => (bundle.search ? storage.search.index(bundle.search) : okAsync(undefined)))
       .andThen(() => (bundle.lead ? storage.leads.insert(bundle.lead) : okAsync(undefined)));
 
+  /**
+   * The field rollup rows of the events (for the lead fields each account rolls up), written after the unit: a crash
+   * between the two leaves the field cells short, never the events.
+   */
+  const addFieldRows = (events: readonly StoredEvent[], rows: readonly RollupRow[][]) => {
+    const store = storage.fieldRollups;
+    const account = events[0]?.account_id;
+    if (!store || account === undefined) return okAsync(undefined);
+    return trackedFields(storage, account).andThen((fields) => {
+      if (fields.length === 0) return okAsync(undefined);
+      const all = events.flatMap((event, i) => fieldRows(event, rows[i] ?? [], fields));
+      return all.length === 0 ? okAsync(undefined) : store.add(all);
+    });
+  };
+
   /** Stores the events, their rollup rows and the lead's search document (and the lead, when given) as one unit. */
   const store = (lead: LeadRecord | undefined, events: readonly StoredEvent[]): ResultAsync<void, LeadrouteError> => {
     const now = deps.clock.now();
@@ -95,7 +111,9 @@ export function createEventRecorder(deps: { storage: Storage; logger: Logger; cl
         rollups: rows.flat() as RollupRow[],
         ...(source ? { search: searchDocument(source) } : {}),
       };
-      return storage.leadWrites ? storage.leadWrites.commit(bundle) : oneByOne(bundle);
+      return (storage.leadWrites ? storage.leadWrites.commit(bundle) : oneByOne(bundle)).andThen(() =>
+        addFieldRows(events, rows),
+      );
     });
   };
   const told = (events: readonly StoredEvent[]): ResultAsync<void, LeadrouteError> =>

@@ -22,3 +22,4 @@ export * from './search';
 export * from './spool';
 export * from './storage';
 export * from './store-error';
+export * from './field-rollups';

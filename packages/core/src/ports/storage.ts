@@ -6,6 +6,7 @@ import type { CredentialStore } from './credentials';
 import type { AliasStore, EntityStore } from './entities';
 import type { EventStore } from './events';
 import type { ExportStore } from './exports';
+import type { FieldRollupStore } from './field-rollups';
 import type { FlowStore } from './flows';
 import type { IdempotencyStore } from './idempotency';
 import type { JobStore } from './jobs';
@@ -29,6 +30,11 @@ export interface Storage {
   readonly counters: CounterStore;
   readonly credentials: CredentialStore;
   readonly rollups: RollupStore;
+  /**
+   * Hourly counters per value of the lead fields an account reports on (GET /events/stats grouped by them).
+   * Optional: without it such statistics aggregate events.
+   */
+  readonly fieldRollups?: FieldRollupStore;
   /** The lead search index (GET /search/leads), following source events. */
   readonly search: SearchIndex;
   /** Export requests and their progress. */

@@ -1,22 +1,33 @@
+import type { FieldRollupRow } from '../ports/field-rollups';
 import type { RollupRow } from '../ports/rollups';
 import { hourBucket, zonedIso } from './buckets';
 import type { StatsQuery } from './params';
 import { addToGroup, newGroup, type StatsGroup } from './rows';
 
-/** A group key rollups hold, as read from a cell: time, flow_id, source_id, recipient_id. */
-type Key = 0 | 1 | 2 | 3;
+/** A group key rollups hold, as read from a cell: time, flow_id, source_id, recipient_id, a lead field's value. */
+type Key = 0 | 1 | 2 | 3 | 4;
 const TIME: Key = 0;
 const FLOW: Key = 1;
 const SOURCE: Key = 2;
+const RECIPIENT: Key = 3;
+const FIELD: Key = 4;
 
 const KEYS: Readonly<Partial<Record<string, Key>>> = { time: 0, flow_id: 1, source_id: 2, recipient_id: 3 };
 
 /** Groups by the first keys' values, then the next key's: the last level holds the groups. */
-type Level = Map<string | number, Level | StatsGroup>;
+type Level = Map<string | number | null, Level | StatsGroup>;
 
 /** A cell's value of a group key. */
-const cellValue = (cell: RollupRow, key: Key, time: number): string | number =>
-  key === TIME ? time : key === FLOW ? cell.flow_id : key === SOURCE ? cell.source_id : cell.recipient_id;
+const cellValue = (cell: RollupRow, key: Key, time: number): string | number | null =>
+  key === TIME
+    ? time
+    : key === FLOW
+      ? cell.flow_id
+      : key === SOURCE
+        ? cell.source_id
+        : key === RECIPIENT
+          ? cell.recipient_id
+          : (cell as FieldRollupRow).value;
 
 /**
  * Sums rollup cells into the groups of a query whose group keys are all rollup keys
@@ -27,12 +38,13 @@ const cellValue = (cell: RollupRow, key: Key, time: number): string | number =>
  * together), and an interval start is worked out once per distinct hour, not per
  * cell (zone arithmetic is the costly part). Cells are those of the query's kinds:
  * the store filters them (`RollupQuery.kinds`). Groups keep the order of their
- * first cells; callers sort them. Undefined when an interval boundary of the query's
+ * first cells; callers sort them. With `field`, the cells are field cells
+ * ({@link FieldRollupRow}) and that group key is read from their value. Undefined when an interval boundary of the query's
  * zone falls inside a stored hour (see {@link hourBucket}): only the events can answer.
  */
-export function groupRollupCells(cells: readonly RollupRow[], q: StatsQuery): StatsGroup[] | undefined {
+export function groupRollupCells(cells: readonly RollupRow[], q: StatsQuery, field?: string): StatsGroup[] | undefined {
   const keys = q.groupBy.map((k) => {
-    const key = KEYS[k];
+    const key = k === field ? FIELD : KEYS[k];
     if (key === undefined) throw new Error(`groupRollupCells: ${k} is not a rollup key`);
     return key;
   });
@@ -43,7 +55,12 @@ export function groupRollupCells(cells: readonly RollupRow[], q: StatsQuery): St
     const values: Record<string, string | null> = {};
     q.groupBy.forEach((k, i) => {
       const key = keys[i] as Key;
-      values[k] = key === TIME ? zonedIso(time, q.zone) : (cellValue(cell, key, time) as string) || null;
+      values[k] =
+        key === TIME
+          ? zonedIso(time, q.zone)
+          : key === FIELD
+            ? (cell as FieldRollupRow).value
+            : (cellValue(cell, key, time) as string) || null;
     });
     const g = newGroup(values, time);
     groups.push(g);
@@ -55,7 +72,7 @@ export function groupRollupCells(cells: readonly RollupRow[], q: StatsQuery): St
   let time = 0;
   // With one key, the previous cell's value and group.
   const only = keys[0];
-  let lastValue: string | number | undefined;
+  let lastValue: string | number | null | undefined;
   let last: StatsGroup | undefined;
   for (let c = 0; c < cells.length; c++) {
     const cell = cells[c] as RollupRow;

@@ -3,12 +3,14 @@ import type { Principal } from '../context';
 import { errors, type LeadrouteError } from '../errors';
 import type { StoredEvent } from '../domain/events';
 import type { Clock } from '../ports/clock';
+import type { TrackedField } from '../ports/field-rollups';
 import type { RollupKind, RollupRow } from '../ports/rollups';
 import type { Storage } from '../ports/storage';
 import { compileRules } from '../rules';
 import { isoTime } from '../time';
 import { bucketStart, zonedIso } from './buckets';
 import { eventRows } from './cells';
+import { fieldValue, nextTracked, trackedFields, validateRollupFields } from './fields';
 import { pingWon } from './observer';
 import { type MAX_STATS_RANGE_DAYS, parseStatsQuery, ROLLUP_KEYS, type StatsQuery } from './params';
 import { groupRollupCells } from './rollup-groups';
@@ -38,6 +40,16 @@ export interface StatsApi {
     params: URLSearchParams | Record<string, string | readonly string[]>,
     options?: { readonly signal?: AbortSignal },
   ): ResultAsync<StatsResult, LeadrouteError>;
+  /**
+   * The lead fields the account rolls up (statistics grouped by one of them read hourly cells), each with the
+   * instant from which its cells hold every event; `['state']` from the start until the account sets its own.
+   */
+  rollupFields(principal: Principal): ResultAsync<readonly TrackedField[], LeadrouteError>;
+  /**
+   * Sets the lead fields the account rolls up (at most 10; 400 for a bad name). A field kept keeps its start; a
+   * new one is counted from the next hour on: earlier ranges are answered from events.
+   */
+  setRollupFields(principal: Principal, fields: unknown): ResultAsync<readonly TrackedField[], LeadrouteError>;
 }
 
 const EVENT_TYPES: Record<RollupKind, string> = {
@@ -53,26 +65,7 @@ const EVENT_TYPES: Record<RollupKind, string> = {
 const PAGE = 1000;
 const HOUR = 3_600_000;
 
-const text = (v: unknown): string | null =>
-  v === undefined || v === null
-    ? null
-    : typeof v === 'string'
-      ? v
-      : typeof v === 'number' || typeof v === 'boolean'
-        ? String(v)
-        : JSON.stringify(v);
-
-const at = (o: unknown, key: string): unknown =>
-  o && typeof o === 'object' ? (o as Record<string, unknown>)[key] : undefined;
-
-/**
- * A lead field of an event: a dotted path on its vars (`lead.state`), or a bare name among the lead's and appended
- * fields.
- */
-export function fieldValue(event: StoredEvent, path: string): string | null {
-  if (path.includes('.')) return text(path.split('.').reduce<unknown>((o, k) => at(o, k), event.vars));
-  return text(at(event.vars.lead, path) ?? at(event.vars.appended, path) ?? at(event.appended, path));
-}
+export { fieldValue };
 
 /** The answer from summed groups: one row each (one row of zeros for totals of nothing), sorted by their keys. */
 function result(q: StatsQuery, groups: StatsGroup[], source: StatsResult['source']): StatsResult {
@@ -135,6 +128,37 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
         return groups ? okAsync(result(q, groups, 'rollups')) : fromEvents(principal, q, signal);
       });
 
+  /**
+   * Grouped by one lead field the account rolls up (plus rollup keys), over a range its cells cover whole: the
+   * field's cells answer; otherwise the events.
+   */
+  const fromFieldRollups = (principal: Principal, q: StatsQuery, field: string, signal?: AbortSignal) => {
+    const store = storage.fieldRollups;
+    if (!store) return fromEvents(principal, q, signal);
+    return trackedFields(storage, principal.account.id).andThen((tracked) => {
+      const t = tracked.find((one) => one.field === field);
+      if (!t || q.start < t.since) return fromEvents(principal, q, signal);
+      return store
+        .query({
+          account_id: principal.account.id,
+          from: isoTime(q.start),
+          to: isoTime(q.end),
+          kinds: [...q.kinds],
+          field,
+          // Only the columns the groups read: a store may sum cells over the rest.
+          keep: [
+            ...(q.interval ? (['hour'] as const) : []),
+            ...(['flow_id', 'source_id', 'recipient_id'] as const).filter((k) => q.groupBy.includes(k)),
+          ],
+        })
+        .andThen((cells) => {
+          if (signal?.aborted) return errAsync(errors.aborted());
+          const groups = groupRollupCells(cells, q, field);
+          return groups ? okAsync(result(q, groups, 'rollups')) : fromEvents(principal, q, signal);
+        });
+    });
+  };
+
   const fromEvents = (
     principal: Principal,
     q: StatsQuery,
@@ -195,12 +219,25 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
       const parsed = parseStatsQuery(toParams(input), principal.account.time_zone, clock.now());
       if (parsed.isErr()) return errAsync(errors.badRequest('The statistics query is not valid.', parsed.error));
       const q = parsed.value;
-      const fieldGroups = q.groupBy.some((k) => !(ROLLUP_KEYS as readonly string[]).includes(k));
       // Whether the zone's intervals split a stored hour is asked of the stored hours (in
       // groupRollupCells), not of every hour in the range: the cost follows the data.
-      const needsEvents =
-        fieldGroups || q.rules.length > 0 || q.interval === 'minutely' || q.start % HOUR !== 0 || q.end % HOUR !== 0;
-      return needsEvents ? fromEvents(principal, q, options.signal) : fromRollups(principal, q, options.signal);
+      const fields = q.groupBy.filter((k) => !(ROLLUP_KEYS as readonly string[]).includes(k));
+      const needsEvents = q.rules.length > 0 || q.interval === 'minutely' || q.start % HOUR !== 0 || q.end % HOUR !== 0;
+      if (needsEvents || fields.length > 1) return fromEvents(principal, q, options.signal);
+      if (fields.length === 1) return fromFieldRollups(principal, q, fields[0] as string, options.signal);
+      return fromRollups(principal, q, options.signal);
+    },
+    rollupFields(principal) {
+      return trackedFields(storage, principal.account.id);
+    },
+    setRollupFields(principal, input) {
+      const store = storage.fieldRollups;
+      const valid = validateRollupFields(input);
+      if (valid.isErr()) return errAsync(errors.badRequest('The rolled-up fields are not valid.', valid.error));
+      if (!store) return errAsync(errors.badRequest('This storage keeps no field rollups.', []));
+      return trackedFields(storage, principal.account.id)
+        .map((prior) => nextTracked(prior, valid.value, clock.now()))
+        .andThen((next) => store.setFields(principal.account.id, next).map(() => next));
     },
   };
 }

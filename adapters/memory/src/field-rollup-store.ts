@@ -1,0 +1,108 @@
+import type { FieldRollupRow, FieldRollupStore, RollupKind, TrackedField } from '@leadroute/core';
+import { okAsync } from 'neverthrow';
+
+/** One hour of one field of an account: its cells in creation order, and where each cell is. */
+interface HourCells {
+  readonly hour: string;
+  readonly rows: FieldRollupRow[];
+  readonly index: Map<string, number>;
+}
+
+/** The hours of one account's field, and the same sorted (ISO hours sort as instants do). */
+interface FieldCells {
+  readonly byHour: Map<string, HourCells>;
+  readonly sorted: HourCells[];
+}
+
+const cellKey = (c: FieldRollupRow): string =>
+  [
+    c.flow_id,
+    c.source_id,
+    c.recipient_id,
+    c.step_id,
+    c.kind,
+    c.outcome,
+    c.category,
+    c.stage,
+    c.value === null ? '\u0001' : `=${c.value}`,
+  ].join('\u0000');
+
+function lowerBound(sorted: readonly HourCells[], hour: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as HourCells).hour < hour) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Field rollup cells per account, field and hour, kept like the rollup cells (frozen rows replaced on add, so
+ * queries hand out the stored rows), with each account's rolled-up fields.
+ */
+export function fieldRollupStore(): FieldRollupStore {
+  const cells = new Map<string, Map<string, FieldCells>>();
+  const settings = new Map<string, readonly TrackedField[]>();
+  const hourCells = (field: FieldCells, hour: string): HourCells => {
+    let h = field.byHour.get(hour);
+    if (h) return h;
+    h = { hour, rows: [], index: new Map() };
+    field.byHour.set(hour, h);
+    const last = field.sorted[field.sorted.length - 1];
+    if (!last || last.hour < hour) field.sorted.push(h);
+    else field.sorted.splice(lowerBound(field.sorted, hour), 0, h);
+    return h;
+  };
+  return {
+    add(rows) {
+      for (const row of rows) {
+        let account = cells.get(row.account_id);
+        if (!account) cells.set(row.account_id, (account = new Map()));
+        let field = account.get(row.field);
+        if (!field) account.set(row.field, (field = { byHour: new Map(), sorted: [] }));
+        const hour = hourCells(field, row.hour);
+        const key = cellKey(row);
+        const at = hour.index.get(key);
+        const prior = at === undefined ? undefined : hour.rows[at];
+        if (at === undefined || !prior) {
+          hour.index.set(key, hour.rows.length);
+          hour.rows.push(Object.freeze({ ...row }));
+        } else {
+          hour.rows[at] = Object.freeze({
+            ...prior,
+            count: prior.count + row.count,
+            cost: prior.cost + row.cost,
+            revenue: prior.revenue + row.revenue,
+            purchase_price: prior.purchase_price + row.purchase_price,
+          });
+        }
+      }
+      return okAsync(undefined);
+    },
+    query(q) {
+      const field = cells.get(q.account_id)?.get(q.field);
+      if (!field) return okAsync([]);
+      const kinds: ReadonlySet<RollupKind> | undefined = q.kinds ? new Set(q.kinds) : undefined;
+      const out: FieldRollupRow[] = [];
+      for (let i = lowerBound(field.sorted, q.from); i < field.sorted.length; i++) {
+        const hour = field.sorted[i] as HourCells;
+        if (hour.hour >= q.to) break;
+        for (const row of hour.rows) {
+          if (kinds && !kinds.has(row.kind)) continue;
+          if (q.flow_id && row.flow_id !== q.flow_id) continue;
+          out.push(row);
+        }
+      }
+      return okAsync(out);
+    },
+    fields(account_id) {
+      return okAsync(settings.get(account_id));
+    },
+    setFields(account_id, fields) {
+      settings.set(account_id, Object.freeze([...fields]));
+      return okAsync(undefined);
+    },
+  };
+}
