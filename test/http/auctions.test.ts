@@ -1,27 +1,22 @@
-import { type LeadService, NO_BID, scriptedRecipient } from '@leadroute/core';
-import { postgresStorage } from '@leadroute/postgres';
+import { NO_BID, scriptedRecipient } from '@leadroute/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseAvailable, freshSchema, type TestSchema } from '../../adapters/postgres/src/test-support';
-import { type Call, call } from '../support/call';
-import { createFixture, type Fixture } from '../support/fixture';
-import { BINDINGS, type Binding, startBinding } from '../support/servers';
+import type { Call } from '../support/call';
+import type { Fixture } from '../support/fixture';
+import { type Stack, stackCases, startStack } from '../support/stack';
 
 // #24.5 ping/post auctions through the HTTP API on both bindings, on memory and PostgreSQL.
-const onPostgres = await databaseAvailable('test/http/auctions.test.ts');
-const STORAGES = onPostgres ? (['memory', 'postgres'] as const) : (['memory'] as const);
-const CASES = BINDINGS.flatMap((binding) => STORAGES.map((storage) => [binding, storage] as const));
+const CASES = await stackCases('test/http/auctions.test.ts');
 
 describe.each(CASES)('#24.5 ping/post auctions through %s on %s', (bindingName, storageName) => {
-  let binding: Binding;
+  let stack: Stack;
   let f: Fixture;
-  let db: TestSchema | undefined;
   let clock = Date.UTC(2026, 2, 10, 15);
   const scripted = scriptedRecipient();
   scripted.respondWith({ outcome: 'success' });
   let vendor: string;
   let buyers: string[];
   let flowId: string;
-  const req = (c: Call) => call(binding.url, c);
+  const req = (c: Call) => stack.req(c);
   const entity = async (body: Record<string, unknown>, key = f.keys.demo) =>
     (await req({ path: '/entities', key, json: { module_ids: [], source: null, recipient: null, ...body } })).body
       .id as string;
@@ -49,13 +44,11 @@ describe.each(CASES)('#24.5 ping/post auctions through %s on %s', (bindingName, 
   });
 
   beforeAll(async () => {
-    db = storageName === 'postgres' ? await freshSchema() : undefined;
-    f = await createFixture({
+    stack = await startStack(bindingName, storageName, {
       integrations: [scripted],
       clock: { now: () => clock },
-      ...(db ? { storage: postgresStorage({ pool: db.pool, schema: db.schema }) } : {}),
     });
-    binding = await startBinding(bindingName, f.service as LeadService);
+    f = stack.f;
     vendor = await entity({ name: 'Vendor', source: 'seller' });
     buyers = [
       await entity({ name: 'Buyer 1', recipient: 'buyer' }),
@@ -82,9 +75,7 @@ describe.each(CASES)('#24.5 ping/post auctions through %s on %s', (bindingName, 
     flowId = res.body.id;
   });
   afterAll(async () => {
-    await binding?.close();
-    await f?.service.close();
-    await db?.drop();
+    await stack?.close();
   });
 
   it('answers the highest bid with a ping_id; the post that names it goes to that buyer alone, at its bid', async () => {

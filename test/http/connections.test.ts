@@ -1,28 +1,23 @@
-import { type LeadService, scriptedRecipient } from '@leadroute/core';
-import { postgresStorage } from '@leadroute/postgres';
+import { scriptedRecipient } from '@leadroute/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseAvailable, freshSchema, type TestSchema } from '../../adapters/postgres/src/test-support';
-import { type Call, call } from '../support/call';
-import { createFixture, type Fixture } from '../support/fixture';
-import { BINDINGS, type Binding, startBinding } from '../support/servers';
+import type { Call } from '../support/call';
+import type { Fixture } from '../support/fixture';
+import { type Stack, stackCases, startStack } from '../support/stack';
 
 // #24.7 account connections: invitations through the HTTP API on both bindings, on memory and PostgreSQL, and
 // what each side, and an account outside the connection, can and cannot see or do.
-const onPostgres = await databaseAvailable('test/http/connections.test.ts');
-const STORAGES = onPostgres ? (['memory', 'postgres'] as const) : (['memory'] as const);
-const CASES = BINDINGS.flatMap((binding) => STORAGES.map((storage) => [binding, storage] as const));
+const CASES = await stackCases('test/http/connections.test.ts');
 const DAY = 86_400_000;
 
 describe.each(CASES)('#24.7 account connections through %s on %s', (bindingName, storageName) => {
-  let binding: Binding;
+  let stack: Stack;
   let f: Fixture;
-  let db: TestSchema | undefined;
   let clock = Date.UTC(2026, 2, 10, 15);
   const scripted = scriptedRecipient();
   scripted.respondWith({ outcome: 'success' });
   /** The buyer (demo), the seller (other) and an account outside (staff). */
   let ids: { buyer: string; seller: string; outsider: string };
-  const req = (c: Call) => call(binding.url, c);
+  const req = (c: Call) => stack.req(c);
   const as = (key: string) => ({
     get: (path: string) => req({ path, key }),
     post: (path: string, json: unknown = {}) => req({ path, key, json }),
@@ -33,13 +28,11 @@ describe.each(CASES)('#24.7 account connections through %s on %s', (bindingName,
     (await as(key).post('/entities', { name, module_ids: [], source: null, recipient: 'buyer' })).body.id as string;
 
   beforeAll(async () => {
-    db = storageName === 'postgres' ? await freshSchema() : undefined;
-    f = await createFixture({
+    stack = await startStack(bindingName, storageName, {
       integrations: [scripted],
       clock: { now: () => clock },
-      ...(db ? { storage: postgresStorage({ pool: db.pool, schema: db.schema }) } : {}),
     });
-    binding = await startBinding(bindingName, f.service as LeadService);
+    f = stack.f;
     ids = {
       buyer: await accountOf(f.keys.demo),
       seller: await accountOf(f.keys.other),
@@ -47,9 +40,7 @@ describe.each(CASES)('#24.7 account connections through %s on %s', (bindingName,
     };
   });
   afterAll(async () => {
-    await binding?.close();
-    await f?.service.close();
-    await db?.drop();
+    await stack?.close();
   });
 
   it('invites, shows each side a pending entity, connects on acceptance, and the seller then posts into the buyer’s flow', async () => {

@@ -1,27 +1,22 @@
-import { DUPLICATE_REASON, type LeadService, scriptedRecipient } from '@leadroute/core';
-import { postgresStorage } from '@leadroute/postgres';
+import { DUPLICATE_REASON, scriptedRecipient } from '@leadroute/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseAvailable, freshSchema, type TestSchema } from '../../adapters/postgres/src/test-support';
-import { type Call, call } from '../support/call';
-import { createFixture, type Fixture } from '../support/fixture';
-import { BINDINGS, type Binding, startBinding } from '../support/servers';
+import type { Call } from '../support/call';
+import type { Fixture } from '../support/fixture';
+import { type Stack, stackCases, startStack } from '../support/stack';
 
 // #24.1 duplicate checking, through the HTTP API on both bindings, on memory and on PostgreSQL.
-const onPostgres = await databaseAvailable('test/http/duplicates.test.ts');
-const STORAGES = onPostgres ? (['memory', 'postgres'] as const) : (['memory'] as const);
-const CASES = BINDINGS.flatMap((binding) => STORAGES.map((storage) => [binding, storage] as const));
+const CASES = await stackCases('test/http/duplicates.test.ts');
 
 describe.each(CASES)('#24.1 duplicate checking through %s on %s', (bindingName, storageName) => {
-  let binding: Binding;
+  let stack: Stack;
   let f: Fixture;
-  let db: TestSchema | undefined;
   let clock = Date.UTC(2026, 2, 10, 15);
   const scripted = scriptedRecipient();
   scripted.respondWith({ outcome: 'success', price: 5 });
   let vendor: string;
   let otherVendor: string;
   let buyer: string;
-  const req = (c: Call) => call(binding.url, c);
+  const req = (c: Call) => stack.req(c);
   const entity = async (key: string, body: Record<string, unknown>) =>
     (await req({ path: '/entities', key, json: { module_ids: [], source: null, recipient: null, ...body } })).body
       .id as string;
@@ -37,21 +32,17 @@ describe.each(CASES)('#24.1 duplicate checking through %s on %s', (bindingName, 
   const email = () => `nora${++n}.${storageName}.${bindingName}@example.com`;
 
   beforeAll(async () => {
-    db = storageName === 'postgres' ? await freshSchema() : undefined;
-    f = await createFixture({
+    stack = await startStack(bindingName, storageName, {
       integrations: [scripted],
       clock: { now: () => clock },
-      ...(db ? { storage: postgresStorage({ pool: db.pool, schema: db.schema }) } : {}),
     });
-    binding = await startBinding(bindingName, f.service as LeadService);
+    f = stack.f;
     vendor = await entity(f.keys.demo, { name: 'Vendor', source: 'seller' });
     otherVendor = await entity(f.keys.demo, { name: 'Second vendor', source: 'seller' });
     buyer = await entity(f.keys.demo, { name: 'Buyer', recipient: 'buyer' });
   });
   afterAll(async () => {
-    await binding?.close();
-    await f?.service.close();
-    await db?.drop();
+    await stack?.close();
   });
 
   it('refuses a lead whose e-mail the account accepted within the window, in its normal form, from any flow or source', async () => {

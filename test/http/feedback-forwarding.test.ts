@@ -1,66 +1,29 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { type LeadService, scriptedRecipient } from '@leadroute/core';
-import { postgresStorage } from '@leadroute/postgres';
+import { scriptedRecipient } from '@leadroute/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { databaseAvailable, freshSchema, type TestSchema } from '../../adapters/postgres/src/test-support';
-import { type Call, call } from '../support/call';
-import { createFixture, type Fixture } from '../support/fixture';
-import { BINDINGS, type Binding, startBinding } from '../support/servers';
+import type { Call } from '../support/call';
+import { startParty } from '../support/party';
+import type { Fixture } from '../support/fixture';
+import { type Stack, stackCases, startStack } from '../support/stack';
 
 // #24.6 feedback forwarded for real: a conversion or return reported by the buyer is delivered to the
 // source's endpoint (a real local server) through an outbound integration, retried on connection
 // errors, and what happened is recorded on the feedback-sent event. Both bindings, memory and PostgreSQL.
-const onPostgres = await databaseAvailable('test/http/feedback-forwarding.test.ts');
-const STORAGES = onPostgres ? (['memory', 'postgres'] as const) : (['memory'] as const);
-const CASES = BINDINGS.flatMap((binding) => STORAGES.map((storage) => [binding, storage] as const));
+const CASES = await stackCases('test/http/feedback-forwarding.test.ts');
 
-/** The vendor's feedback endpoint: drops the first `resets` connections, then answers `status`. */
-interface SourceServer {
-  readonly url: string;
-  readonly received: Record<string, unknown>[];
-  resets: number;
-  status: number;
-  close(): Promise<void>;
-}
-
-async function startSourceServer(): Promise<SourceServer> {
-  const state = { received: [] as Record<string, unknown>[], resets: 0, status: 200 };
-  const server: Server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    if (state.resets > 0) {
-      state.resets--;
-      req.socket.destroy();
-      return;
-    }
-    state.received.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>);
-    res.writeHead(state.status, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify(state.status < 300 ? { outcome: 'success' } : { outcome: 'failure', reason: 'Unknown lead' }),
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return Object.assign(state, {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/feedback`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  });
-}
+const SUCCESS = { status: 200, type: 'application/json', body: '{"outcome":"success"}' };
+const UNKNOWN_LEAD = { status: 404, type: 'application/json', body: '{"outcome":"failure","reason":"Unknown lead"}' };
 
 describe.each(CASES)('#24.6 feedback forwarded to the source through %s on %s', (bindingName, storageName) => {
-  let binding: Binding;
+  let stack: Stack;
   let f: Fixture;
-  let db: TestSchema | undefined;
-  let vendorServer: SourceServer;
+  let vendorServer: Awaited<ReturnType<typeof startParty>>;
+  /** What the vendor's endpoint received, parsed. */
+  const received = () => vendorServer.seen.map((r) => JSON.parse(r.body) as Record<string, unknown>);
   const scripted = scriptedRecipient();
   scripted.respondWith({ outcome: 'success' });
   let flowId: string;
   let vendor: string;
-  const req = (c: Call) => call(binding.url, c);
+  const req = (c: Call) => stack.req(c);
   const entity = async (body: Record<string, unknown>) =>
     (
       await req({
@@ -86,13 +49,11 @@ describe.each(CASES)('#24.6 feedback forwarded to the source through %s on %s', 
   };
 
   beforeAll(async () => {
-    db = storageName === 'postgres' ? await freshSchema() : undefined;
-    vendorServer = await startSourceServer();
-    f = await createFixture({
+    vendorServer = await startParty();
+    stack = await startStack(bindingName, storageName, {
       integrations: [scripted],
-      ...(db ? { storage: postgresStorage({ pool: db.pool, schema: db.schema }) } : {}),
     });
-    binding = await startBinding(bindingName, f.service as LeadService);
+    f = stack.f;
     vendor = await entity({ name: 'Vendor', source: 'seller' });
     const buyer = await entity({ name: 'Buyer', recipient: 'buyer' });
     const res = await req({
@@ -106,7 +67,11 @@ describe.each(CASES)('#24.6 feedback forwarded to the source through %s on %s', 
             feedback: {
               enabled: true,
               rule_set: { op: 'and', rules: [{ lhv: 'feedback.type', op: 'is equal to', rhv: 'return' }] },
-              forward_to: { module_id: 'platform-custom.outbound.json', config: { url: vendorServer.url }, retries: 2 },
+              forward_to: {
+                module_id: 'platform-custom.outbound.json',
+                config: { url: `${vendorServer.url}/feedback` },
+                retries: 2,
+              },
             },
           },
         ],
@@ -118,14 +83,12 @@ describe.each(CASES)('#24.6 feedback forwarded to the source through %s on %s', 
   });
   beforeEach(() => {
     vendorServer.resets = 0;
-    vendorServer.status = 200;
-    vendorServer.received.length = 0;
+    vendorServer.answer = SUCCESS;
+    vendorServer.seen.length = 0;
   });
   afterAll(async () => {
-    await binding?.close();
-    await f?.service.close();
+    await stack?.close();
     await vendorServer?.close();
-    await db?.drop();
   });
 
   it("delivers a return to the source's endpoint and records its answer on the feedback-sent event", async () => {
@@ -134,7 +97,7 @@ describe.each(CASES)('#24.6 feedback forwarded to the source through %s on %s', 
       { type: 'return', reason: 'Disconnected number' },
     );
     expect(answer.status).toBe(201);
-    expect(vendorServer.received).toEqual([
+    expect(received()).toEqual([
       expect.objectContaining({
         lead_id: leadId,
         type: 'return',
@@ -155,7 +118,7 @@ describe.each(CASES)('#24.6 feedback forwarded to the source through %s on %s', 
   it('tries again after connection errors, and records every attempt', async () => {
     vendorServer.resets = 2;
     const { sent } = await feedbackOn({ email: 'retry@example.com' }, { type: 'return', reason: 'Wrong number' });
-    expect(vendorServer.received).toHaveLength(1);
+    expect(received()).toHaveLength(1);
     expect(sent.outcome).toBe('success');
     expect(sent.transactions.map((t: { response: unknown }) => t.response === null)).toEqual([true, true, false]);
   });
@@ -166,18 +129,18 @@ describe.each(CASES)('#24.6 feedback forwarded to the source through %s on %s', 
     expect(down.sent.outcome).toBe('error');
     expect(down.sent.transactions).toHaveLength(3);
     vendorServer.resets = 0;
-    vendorServer.status = 404;
+    vendorServer.answer = UNKNOWN_LEAD;
     const refused = await feedbackOn({ email: 'refused@example.com' }, { type: 'return', reason: 'Wrong number' });
     expect(refused.sent).toMatchObject({ outcome: 'failure' });
     expect(refused.sent.transactions).toHaveLength(1);
-    expect(vendorServer.received).toHaveLength(1);
+    expect(received()).toHaveLength(1);
   });
 
   it("sends nothing when the source's criteria do not pass", async () => {
     const { sent } = await feedbackOn({ email: 'conv@example.com' }, { type: 'conversion', reason: 'sold' });
     expect(sent).toMatchObject({ outcome: 'failure' });
     expect(sent.transactions).toBeUndefined();
-    expect(vendorServer.received).toHaveLength(0);
+    expect(received()).toHaveLength(0);
   });
 
   it('refuses a flow whose forwarding names a module that is not installed or a bad configuration', async () => {

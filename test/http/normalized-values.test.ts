@@ -1,27 +1,22 @@
-import { type LeadService, scriptedRecipient } from '@leadroute/core';
-import { postgresStorage } from '@leadroute/postgres';
+import { scriptedRecipient } from '@leadroute/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseAvailable, freshSchema, type TestSchema } from '../../adapters/postgres/src/test-support';
-import { type Call, call } from '../support/call';
-import { createFixture, type Fixture } from '../support/fixture';
-import { BINDINGS, type Binding, startBinding } from '../support/servers';
+import type { Call } from '../support/call';
+import type { Fixture } from '../support/fixture';
+import { type Stack, stackCases, startStack } from '../support/stack';
 
 // #24.2 normalized values: deliveries send each standard field's normal form (what was received when it is not
 // valid, or when a mapping asks for raw), and rules read raw, normal, valid and the parts. Both bindings, memory
 // and PostgreSQL.
-const onPostgres = await databaseAvailable('test/http/normalized-values.test.ts');
-const STORAGES = onPostgres ? (['memory', 'postgres'] as const) : (['memory'] as const);
-const CASES = BINDINGS.flatMap((binding) => STORAGES.map((storage) => [binding, storage] as const));
+const CASES = await stackCases('test/http/normalized-values.test.ts');
 
 describe.each(CASES)('#24.2 normalized values through %s on %s', (bindingName, storageName) => {
-  let binding: Binding;
+  let stack: Stack;
   let f: Fixture;
-  let db: TestSchema | undefined;
   const scripted = scriptedRecipient();
   scripted.respondWith({ outcome: 'success' });
   let vendor: string;
   let buyer: string;
-  const req = (c: Call) => call(binding.url, c);
+  const req = (c: Call) => stack.req(c);
   const entity = async (body: Record<string, unknown>) =>
     (
       await req({
@@ -47,19 +42,15 @@ describe.each(CASES)('#24.2 normalized values through %s on %s', (bindingName, s
     req({ path: `/flows/${flowId}/sources/${vendor}/submit`, json: lead });
 
   beforeAll(async () => {
-    db = storageName === 'postgres' ? await freshSchema() : undefined;
-    f = await createFixture({
+    stack = await startStack(bindingName, storageName, {
       integrations: [scripted],
-      ...(db ? { storage: postgresStorage({ pool: db.pool, schema: db.schema }) } : {}),
     });
-    binding = await startBinding(bindingName, f.service as LeadService);
+    f = stack.f;
     vendor = await entity({ name: 'Vendor', source: 'seller' });
     buyer = await entity({ name: 'Buyer', recipient: 'buyer' });
   });
   afterAll(async () => {
-    await binding?.close();
-    await f?.service.close();
-    await db?.drop();
+    await stack?.close();
   });
 
   it('delivers normal forms by default, what was received when invalid or when a mapping asks for raw', async () => {

@@ -1,79 +1,24 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { LeadService } from '@leadroute/core';
-import { postgresStorage } from '@leadroute/postgres';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { databaseAvailable, freshSchema, type TestSchema } from '../../adapters/postgres/src/test-support';
-import { type Call, call } from '../support/call';
-import { createFixture, type Fixture } from '../support/fixture';
-import { BINDINGS, type Binding, startBinding } from '../support/servers';
+import type { Call } from '../support/call';
+import { startParty } from '../support/party';
+import type { Fixture } from '../support/fixture';
+import { type Stack, stackCases, startStack } from '../support/stack';
 
 // #24.3 outbound integrations: a form POST, an XML POST and a GET besides JSON, with headers, Basic auth,
 // templated bodies, answers read by JSONPath, XPath, a search term or a pattern, a timeout, and retries for
 // connection errors only; against a real local recipient that speaks each format. Both bindings, memory and
 // PostgreSQL.
-const onPostgres = await databaseAvailable('test/http/outbound-integrations.test.ts');
-const STORAGES = onPostgres ? (['memory', 'postgres'] as const) : (['memory'] as const);
-const CASES = BINDINGS.flatMap((binding) => STORAGES.map((storage) => [binding, storage] as const));
+const CASES = await stackCases('test/http/outbound-integrations.test.ts');
 const xml = new XMLParser({ parseTagValue: false });
 
-interface Seen {
-  readonly method: string;
-  readonly path: string;
-  readonly query: Record<string, string>;
-  readonly headers: IncomingMessage['headers'];
-  readonly body: string;
-}
-
-/** A buyer that reads JSON, forms, XML and queries, and answers as each test sets it. */
-async function startBuyer() {
-  const state = {
-    seen: [] as Seen[],
-    resets: 0,
-    delayMs: 0,
-    answer: { status: 200, type: 'application/json', body: '{"outcome":"success"}' },
-  };
-  const server: Server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    if (state.resets > 0) {
-      state.resets--;
-      req.socket.destroy();
-      return;
-    }
-    const url = new URL(req.url ?? '/', 'http://buyer');
-    state.seen.push({
-      method: req.method ?? '',
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      headers: req.headers,
-      body: Buffer.concat(chunks).toString('utf8'),
-    });
-    setTimeout(() => {
-      res.writeHead(state.answer.status, { 'content-type': state.answer.type });
-      res.end(state.answer.body);
-    }, state.delayMs);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return Object.assign(state, {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  });
-}
-
 describe.each(CASES)('#24.3 outbound integrations through %s on %s', (bindingName, storageName) => {
-  let binding: Binding;
+  let stack: Stack;
   let f: Fixture;
-  let db: TestSchema | undefined;
-  let buyer: Awaited<ReturnType<typeof startBuyer>>;
+  let buyer: Awaited<ReturnType<typeof startParty>>;
   let vendor: string;
   let buyerEntity: string;
-  const req = (c: Call) => call(binding.url, c);
+  const req = (c: Call) => stack.req(c);
   const entity = async (body: Record<string, unknown>) =>
     (
       await req({
@@ -106,10 +51,9 @@ describe.each(CASES)('#24.3 outbound integrations through %s on %s', (bindingNam
   };
 
   beforeAll(async () => {
-    db = storageName === 'postgres' ? await freshSchema() : undefined;
-    buyer = await startBuyer();
-    f = await createFixture(db ? { storage: postgresStorage({ pool: db.pool, schema: db.schema }) } : {});
-    binding = await startBinding(bindingName, f.service as LeadService);
+    buyer = await startParty();
+    stack = await startStack(bindingName, storageName, {});
+    f = stack.f;
     vendor = await entity({ name: 'Vendor', source: 'seller' });
     buyerEntity = await entity({ name: 'Buyer', recipient: 'buyer' });
   });
@@ -120,10 +64,8 @@ describe.each(CASES)('#24.3 outbound integrations through %s on %s', (bindingNam
     buyer.answer = { status: 200, type: 'application/json', body: '{"outcome":"success"}' };
   });
   afterAll(async () => {
-    await binding?.close();
-    await f?.service.close();
+    await stack?.close();
     await buyer?.close();
-    await db?.drop();
   });
 
   it('POSTs a form with headers and Basic auth, recorded without their secrets', async () => {
@@ -158,7 +100,7 @@ describe.each(CASES)('#24.3 outbound integrations through %s on %s', (bindingNam
   it('sends Basic auth and keys given in the URL, recorded without them', async () => {
     const { event } = await deliver(
       'platform-custom.outbound.get',
-      { url: buyer.url.replace('://', '://acme:pw-in-url@') + '/get?api_key=q-secret&campaign=9' },
+      { url: `${buyer.url.replace('://', '://acme:pw-in-url@')}/get?api_key=q-secret&campaign=9` },
       { first_name: 'Nora' },
     );
     const [seen] = buyer.seen;

@@ -1,28 +1,23 @@
-import { type LeadService, scriptedRecipient } from '@leadroute/core';
-import { postgresStorage } from '@leadroute/postgres';
+import { scriptedRecipient } from '@leadroute/core';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseAvailable, freshSchema, type TestSchema } from '../../adapters/postgres/src/test-support';
-import { type Call, call } from '../support/call';
-import { createFixture, type Fixture } from '../support/fixture';
-import { BINDINGS, type Binding, startBinding } from '../support/servers';
+import type { Call } from '../support/call';
+import type { Fixture } from '../support/fixture';
+import { type Stack, stackCases, startStack } from '../support/stack';
 
 // #24.4 the intake answer follows the source's Accept (JSON, XML, form) and its response template,
 // through the HTTP API on both bindings, on memory and PostgreSQL.
-const onPostgres = await databaseAvailable('test/http/source-responses.test.ts');
-const STORAGES = onPostgres ? (['memory', 'postgres'] as const) : (['memory'] as const);
-const CASES = BINDINGS.flatMap((binding) => STORAGES.map((storage) => [binding, storage] as const));
+const CASES = await stackCases('test/http/source-responses.test.ts');
 const xml = new XMLParser({ parseTagValue: false });
 
 describe.each(CASES)('#24.4 source responses through %s on %s', (bindingName, storageName) => {
-  let binding: Binding;
+  let stack: Stack;
   let f: Fixture;
-  let db: TestSchema | undefined;
   const scripted = scriptedRecipient();
   scripted.respondWith({ outcome: 'success' });
   let plain: { flow: string; source: string };
   let templated: { flow: string; source: string };
-  const req = (c: Call) => call(binding.url, c);
+  const req = (c: Call) => stack.req(c);
   const entity = async (body: Record<string, unknown>) =>
     (
       await req({
@@ -44,12 +39,10 @@ describe.each(CASES)('#24.4 source responses through %s on %s', (bindingName, st
     });
 
   beforeAll(async () => {
-    db = storageName === 'postgres' ? await freshSchema() : undefined;
-    f = await createFixture({
+    stack = await startStack(bindingName, storageName, {
       integrations: [scripted],
-      ...(db ? { storage: postgresStorage({ pool: db.pool, schema: db.schema }) } : {}),
     });
-    binding = await startBinding(bindingName, f.service as LeadService);
+    f = stack.f;
     const vendor = await entity({ name: 'Vendor', source: 'seller' });
     const templatedVendor = await entity({ name: 'Picky vendor', source: 'seller' });
     const buyer = await entity({ name: 'Buyer', recipient: 'buyer' });
@@ -86,9 +79,7 @@ describe.each(CASES)('#24.4 source responses through %s on %s', (bindingName, st
     templated = { flow: res.body.id, source: templatedVendor };
   });
   afterAll(async () => {
-    await binding?.close();
-    await f?.service.close();
-    await db?.drop();
+    await stack?.close();
   });
 
   it('answers in JSON by default, in XML or as a form when the Accept header asks', async () => {
