@@ -1,4 +1,5 @@
 import { scriptedRecipient } from '@leadroute/core';
+import { memoryOutbox } from '@leadroute/memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Call } from '../support/call';
 import type { Fixture } from '../support/fixture';
@@ -13,6 +14,7 @@ describe.each(CASES)('#24.7 account connections through %s on %s', (bindingName,
   let stack: Stack;
   let f: Fixture;
   let clock = Date.UTC(2026, 2, 10, 15);
+  const outbox = memoryOutbox();
   const scripted = scriptedRecipient();
   scripted.respondWith({ outcome: 'success' });
   /** The buyer (demo), the seller (other) and an account outside (staff). */
@@ -31,6 +33,7 @@ describe.each(CASES)('#24.7 account connections through %s on %s', (bindingName,
     stack = await startStack(bindingName, storageName, {
       integrations: [scripted],
       clock: { now: () => clock },
+      notifier: outbox,
     });
     f = stack.f;
     ids = {
@@ -183,5 +186,53 @@ describe.each(CASES)('#24.7 account connections through %s on %s', (bindingName,
     ]);
     const self = await as(f.keys.demo).post('/connections/invitations', { account_id: ids.buyer, role: 'seller' });
     expect(self.status).toBe(422);
+  });
+  it('invites by e-mail: the account with that notification address sees it, is told by e-mail, and connects', async () => {
+    // The staff account plays the invited partner here: its notification address is the one invited.
+    (await f.service.accounts.update(ids.outsider, { notification_email: 'Partners@Example.COM' }))._unsafeUnwrap();
+    const invited = await as(f.keys.other).post('/connections/invitations', {
+      email: 'partners@example.com',
+      role: 'buyer',
+    });
+    expect(invited.status, invited.text).toBe(201);
+    expect(invited.body).toMatchObject({ direction: 'sent', status: 'pending', name: 'partners@example.com' });
+    const mail = outbox.messages.find((m) => m.headers?.['X-Leadroute-Invitation'] === invited.body.invitation_id);
+    expect(mail).toMatchObject({
+      to: ['partners@example.com'],
+      subject: expect.stringMatching(/invites you to connect/),
+    });
+    const partner = as(f.keys.staff);
+    expect((await partner.get('/connections/invitations')).body).toContainEqual(
+      expect.objectContaining({
+        invitation_id: invited.body.invitation_id,
+        direction: 'received',
+        status: 'pending',
+        role: 'seller',
+      }),
+    );
+    const acceptedByEmail = await partner.post(`/connections/invitations/${invited.body.invitation_id}/accept`);
+    expect(acceptedByEmail.status, acceptedByEmail.text).toBe(200);
+    // The inviter's entity now names the account that accepted.
+    expect((await as(f.keys.other).get(`/entities/${invited.body.entity_id}`)).body).toMatchObject({
+      pending: false,
+      connected: 'buyer',
+      connected_account_id: ids.outsider,
+      recipient: 'buyer',
+    });
+    // An address no account has: the same answer, and nothing for anyone.
+    const before = ((await partner.get('/connections/invitations')).body as unknown[]).length;
+    const nobody = await as(f.keys.other).post('/connections/invitations', {
+      email: 'nobody@example.com',
+      role: 'buyer',
+    });
+    expect(nobody.status).toBe(201);
+    expect(((await partner.get('/connections/invitations')).body as unknown[]).length).toBe(before);
+    // Exactly one of account_id and email.
+    const both = await as(f.keys.other).post('/connections/invitations', {
+      email: 'a@b.co',
+      account_id: ids.buyer,
+      role: 'buyer',
+    });
+    expect(both.status).toBe(422);
   });
 });

@@ -9,6 +9,7 @@ const byCreation = <T extends { created_at: string; id: string }>(a: T, b: T) =>
 
 export function accountStore(t: MemoryTables): AccountStore {
   return {
+    findByEmail: (email) => okAsync([...t.accounts.values()].filter((a) => a.notification_email === email).map(copy)),
     insert: (account) =>
       t.accounts.has(account.id) ? conflict('account exists') : (t.accounts.set(account.id, copy(account)), done()),
     get: (id) => okAsync(copy(t.accounts.get(id))),

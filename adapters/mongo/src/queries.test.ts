@@ -18,6 +18,7 @@ import { countDocuments, deleteMany, find, findOne, findOneAndUpdate, updateOneI
 import * as queries from './queries';
 import {
   accountById,
+  accountsByEmail,
   aliasById,
   aliasesByAccount,
   apiKeyByHash,
@@ -49,6 +50,17 @@ describe('account queries', () => {
     const [a, b] = [anAccount(), anAccount()].map(accountDocument);
     expect(find([a!, b!], accountById(b!._id))).toEqual([b]);
     expect(find([a!, b!], accountById(freshId()))).toEqual([]);
+  });
+
+  it('accountsByEmail finds the accounts with exactly that notification address', () => {
+    checks('accountsByEmail');
+    const [a, b, c] = [
+      anAccount({ notification_email: 'ops@east.example' }),
+      anAccount({ notification_email: 'ops@west.example' }),
+      anAccount(),
+    ].map(accountDocument);
+    expect(find([a!, b!, c!], accountsByEmail('ops@west.example'))).toEqual([b]);
+    expect(find([a!, b!, c!], accountsByEmail('nobody@east.example'))).toEqual([]);
   });
 
   it('apiKeyByHash matches the whole hash, case and all', () => {

@@ -343,7 +343,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     certificates,
     exports,
     alerts,
-    connections: createConnectionsApi({ storage, clock }),
+    connections: createConnectionsApi({ storage, clock, notifier }),
     integrations,
     recorder,
     storage,

@@ -1,4 +1,4 @@
-export { accountById, apiKeyByHash, apiKeysOfAccount } from './accounts';
+export { accountById, accountsByEmail, apiKeyByHash, apiKeysOfAccount } from './accounts';
 export { aliasById, aliasesByAccount } from './aliases';
 export { entitiesByOwner, entityById } from './entities';
 export { INDEXES, type IndexSpec } from './indexes';

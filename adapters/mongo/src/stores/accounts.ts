@@ -2,7 +2,7 @@ import type { AccountStore } from '@leadroute/core';
 import type { MongoCollections } from '../collections';
 import { accountDocument, apiKeyDocument, toAccount, toApiKey } from '../documents';
 import { attempt } from '../errors';
-import { accountById, apiKeyByHash, apiKeysOfAccount } from '../queries';
+import { accountById, accountsByEmail, apiKeyByHash, apiKeysOfAccount } from '../queries';
 
 /** Accounts by `_id`; API keys by their hash, unique through `api_keys_hash_unique`. */
 export function accountStore(c: Pick<MongoCollections, 'accounts' | 'apiKeys'>): AccountStore {
@@ -14,6 +14,10 @@ export function accountStore(c: Pick<MongoCollections, 'accounts' | 'apiKeys'>):
         const doc = await c.accounts.findOne(accountById(id));
         return doc ? toAccount(doc) : undefined;
       }),
+    findByEmail: (email) =>
+      attempt('find accounts by e-mail', async () =>
+        (await c.accounts.find(accountsByEmail(email)).sort({ _id: 1 }).toArray()).map(toAccount),
+      ),
     update: (account) =>
       attempt(
         'update account',

@@ -64,6 +64,13 @@ export function accountStore(db: Queryable, schema: string, reader: Reader = dir
         [...columns(a), a.created_at],
       ).map(() => undefined),
     get: (id) => reader.get(byId, id).map((row) => (row ? toAccount(row) : undefined)),
+    findByEmail: (email) =>
+      query<AccountRow>(
+        db,
+        'find accounts by e-mail',
+        `SELECT id, name, plan, time_zone, staff, notification_email, created_at FROM ${accounts} WHERE notification_email = $1 ORDER BY id`,
+        [email],
+      ).map(({ rows }) => rows.map(toAccount)),
     update: (a) =>
       query(
         db,

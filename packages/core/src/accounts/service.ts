@@ -112,7 +112,8 @@ export function createAccountsApi(deps: { storage: Storage; clock: Clock }): Acc
         plan: input.plan ?? 'paid',
         time_zone: input.time_zone ?? 'UTC',
         staff: input.staff ?? false,
-        ...(input.notification_email ? { notification_email: input.notification_email } : {}),
+        // Stored lower-cased: addresses compare so, and an invitation by e-mail finds the account by it.
+        ...(input.notification_email ? { notification_email: input.notification_email.trim().toLowerCase() } : {}),
         created_at: isoTime(now),
       };
       const apiKey = input.api_key ?? randomBytes(24).toString('base64url');
@@ -157,7 +158,7 @@ export function createAccountsApi(deps: { storage: Storage; clock: Clock }): Acc
         const email =
           changes.notification_email === undefined
             ? found.notification_email
-            : (changes.notification_email ?? undefined);
+            : (changes.notification_email?.trim().toLowerCase() ?? undefined);
         const next: Account = {
           ...rest,
           ...(changes.name === undefined ? {} : { name: changes.name.trim() }),

@@ -4,7 +4,10 @@ import { ENTITY_DEFAULTS } from '../entities/defaults';
 import { errors, type LeadrouteError } from '../errors';
 import { type Id, isId, newId } from '../ids';
 import type { Clock } from '../ports/clock';
+import type { Account } from '../ports/accounts';
 import type { Connection, EntityRecord } from '../ports/entities';
+import type { Notifier } from '../ports/notifier';
+import { escapeHtml, oneLine } from '../notifications/escape';
 import type { Storage } from '../ports/storage';
 import { validator } from '../schemas/define';
 import { INVITATION_DEFAULT_DAYS, type Invitation, InvitationCreateBody } from '../schemas/connections';
@@ -53,10 +56,31 @@ function view(e: EntityRecord, now: number): Invitation {
 }
 
 const checkInvite = validator(InvitationCreateBody);
+
+const WHAT: Readonly<Record<Connection, string>> = {
+  seller: 'send it leads',
+  buyer: 'buy its leads',
+  both: 'trade leads with it',
+};
 const noSuchInvitation = (id: string) => errors.notFound('invitation', id);
 
-export function createConnectionsApi(deps: { storage: Storage; clock: Clock }): ConnectionsApi {
-  const { storage, clock } = deps;
+export function createConnectionsApi(deps: { storage: Storage; clock: Clock; notifier?: Notifier }): ConnectionsApi {
+  const { storage, clock, notifier } = deps;
+
+  /**
+   * Tells an invited address what it was invited to and how to accept: best effort (a mail that
+   * cannot be sent does not undo the invitation; the invitee also sees it in its invitations).
+   */
+  const tell = (to: string, inviter: string, role: Connection, id: string, expires: string) =>
+    (
+      notifier?.send({
+        to: [to],
+        subject: oneLine(`${inviter} invites you to connect on Leadroute`),
+        text: `${inviter} invites your account to ${WHAT[role]}. Accept with POST /connections/invitations/${id}/accept (or decline) before ${expires}.`,
+        html: `<p>${escapeHtml(inviter)} invites your account to ${WHAT[role]}.</p><p>Accept with <code>POST /connections/invitations/${id}/accept</code> (or decline) before ${expires}.</p>`,
+        headers: { 'X-Leadroute-Invitation': id },
+      }) ?? okAsync(undefined)
+    ).orElse(() => okAsync(undefined));
 
   /** The invitee's side of an invitation, in this account; NotFound for anything else, alike. */
   const received = (principal: Principal, invitationId: string) => {
@@ -71,9 +95,11 @@ export function createConnectionsApi(deps: { storage: Storage; clock: Clock }): 
       .andThen((mine) =>
         storage.entities.get(id).andThen((theirs) =>
           // Both sides must name each other: an entity of another pair cannot be reached by an ID.
+          // An invitation by e-mail names no account on the inviter's side until one accepts it.
           theirs &&
           theirs.owner_account_id === mine.connected_account_id &&
-          theirs.connected_account_id === mine.owner_account_id
+          (theirs.connected_account_id === mine.owner_account_id ||
+            (theirs.connected_account_id === null && theirs.pending))
             ? okAsync({ mine, theirs })
             : errAsync(noSuchInvitation(invitationId)),
         ),
@@ -100,9 +126,14 @@ export function createConnectionsApi(deps: { storage: Storage; clock: Clock }): 
           ? { ...e, pending: false, updated_at: at }
           : { ...e, pending: false, connected: null, source: null, recipient: null, updated_at: at };
       const next = settled(mine);
+      // The inviter's side now names the account that accepted (an invitation by e-mail named none).
+      const other = {
+        ...settled(theirs),
+        connected_account_id: accept ? mine.owner_account_id : theirs.connected_account_id,
+      };
       return storage.entities
         .update(next)
-        .andThen(() => storage.entities.update(settled(theirs)))
+        .andThen(() => storage.entities.update(other))
         .map(() => view(next, now));
     });
 
@@ -111,48 +142,69 @@ export function createConnectionsApi(deps: { storage: Storage; clock: Clock }): 
       const checked = checkInvite(body);
       if (checked.isErr()) return errAsync(errors.validation(checked.error, 'The invitation is not valid.'));
       const input = checked.value;
-      const invitee = input.account_id.toLowerCase();
+      if ((input.account_id === undefined) === (input.email === undefined))
+        return errAsync(
+          errors.validation(
+            [{ path: '/account_id', message: 'Give account_id or email, one of them.' }],
+            'The invitation is not valid.',
+          ),
+        );
+      const email = input.email?.trim().toLowerCase();
+      const invitee = input.account_id?.toLowerCase() ?? null;
       if (invitee === principal.account.id)
         return errAsync(errors.validation([{ path: '/account_id', message: 'account_id must be another account.' }]));
       const now = clock.now();
       const at = isoTime(now);
       const expires = isoTime(now + (input.expires_in_days ?? INVITATION_DEFAULT_DAYS) * DAY);
-      const ours: EntityRecord = {
+      const id = newId(now);
+      const sentSide: EntityRecord = {
         ...ENTITY_DEFAULTS,
         ...classes(input.role),
-        id: newId(now),
+        id,
         owner_account_id: principal.account.id,
-        name: input.name?.trim() ?? 'Invited account',
+        name: input.name?.trim() ?? email ?? 'Invited account',
         pending: true,
         connected: input.role,
         connected_account_id: invitee,
+        invitation_id: id,
         invitation_expires_at: expires,
         created_at: at,
         updated_at: at,
       };
-      const sentSide: EntityRecord = { ...ours, invitation_id: ours.id };
+      const invitees: ResultAsync<Account[], LeadrouteError> =
+        email === undefined
+          ? storage.accounts.get(invitee as Id).map((a) => (a ? [a] : []))
+          : storage.accounts.findByEmail(email);
+      const role = INVERSE[input.role];
+      const receivedSide = (account: Account): EntityRecord => ({
+        ...ENTITY_DEFAULTS,
+        ...classes(role),
+        id: newId(now),
+        owner_account_id: account.id,
+        name: principal.account.name,
+        pending: true,
+        connected: role,
+        connected_account_id: principal.account.id,
+        invitation_id: id,
+        invitation_expires_at: expires,
+        created_at: at,
+        updated_at: at,
+      });
       return storage.entities
         .insert(sentSide)
-        .andThen(() => storage.accounts.get(invitee))
-        .andThen((account) => {
-          // An unknown account gets nothing, and the inviter is answered the same: IDs cannot be probed.
-          if (!account || account.id === principal.account.id) return okAsync(undefined);
-          const role = INVERSE[input.role];
-          return storage.entities.insert({
-            ...ENTITY_DEFAULTS,
-            ...classes(role),
-            id: newId(now),
-            owner_account_id: account.id,
-            name: principal.account.name,
-            pending: true,
-            connected: role,
-            connected_account_id: principal.account.id,
-            invitation_id: sentSide.id,
-            invitation_expires_at: expires,
-            created_at: at,
-            updated_at: at,
-          });
-        })
+        .andThen(() => invitees)
+        .andThen((accounts) =>
+          // An unknown account gets nothing, and the inviter is answered the same: IDs and addresses cannot be probed.
+          accounts
+            .filter((a) => a.id !== principal.account.id)
+            .reduce<ResultAsync<void, LeadrouteError>>(
+              (acc, account) => acc.andThen(() => storage.entities.insert(receivedSide(account))),
+              okAsync(undefined),
+            ),
+        )
+        .andThen(() =>
+          email === undefined ? okAsync(undefined) : tell(email, principal.account.name, input.role, id, expires),
+        )
         .map(() => view(sentSide, now));
     },
     list(principal) {

@@ -39,6 +39,8 @@ export interface ApiKeyRecord {
 export interface AccountStore {
   insert(account: Account): ResultAsync<void, StoreError>;
   get(id: Id): ResultAsync<Account | undefined, StoreError>;
+  /** Accounts whose notification address is exactly `email` (stored lower-cased): whom an invitation by e-mail reaches. */
+  findByEmail(email: string): ResultAsync<Account[], StoreError>;
   /** Replaces the stored account with this ID; whether there was one. */
   update(account: Account): ResultAsync<boolean, StoreError>;
   insertKey(key: ApiKeyRecord): ResultAsync<void, StoreError>;

@@ -8,7 +8,18 @@ export const INVITATION_DEFAULT_DAYS = 7;
 /** POST /connections/invitations: invite another account to connect. */
 export const InvitationCreateBody = Type.Object(
   {
-    account_id: Object.assign(S.id(), { description: 'The account invited. Whether it exists is not told.' }),
+    account_id: Type.Optional(
+      Object.assign(S.id(), { description: 'The account invited (or give email). Whether it exists is not told.' }),
+    ),
+    email: Type.Optional(
+      Type.String({
+        format: 'email',
+        maxLength: 254,
+        'x-message': 'must be an e-mail address',
+        description:
+          'Invite the account whose notification address this is (or give account_id); the address is told by e-mail. Whether one exists is not told.',
+      }),
+    ),
     role: Type.Union([Type.Literal('seller'), Type.Literal('buyer'), Type.Literal('both')], {
       'x-message': 'must be seller, buyer or both',
       description:
@@ -26,7 +37,10 @@ export const InvitationCreateBody = Type.Object(
   },
   {
     title: 'InvitationCreateBody',
-    examples: [{ account_id: '5fd4e3b7c1a2b3c4d5e6f70a', role: 'seller', name: 'East Leads' }],
+    examples: [
+      { account_id: '5fd4e3b7c1a2b3c4d5e6f70a', role: 'seller', name: 'East Leads' },
+      { email: 'partners@eastleads.example', role: 'seller' },
+    ],
   },
 );
 export type InvitationCreateBody = Static<typeof InvitationCreateBody>;
