@@ -301,9 +301,10 @@ describe.each(BINDINGS)('connections through %s', (name) => {
     const binding = await startBinding(name, service);
     try {
       const socket = await rawSocket(binding.url);
-      // group_by a lead field needs the events themselves: 5 pages of 1,000.
+      // group_by a lead field the account does not roll up (state is rolled up, #22.6) needs the events themselves:
+      // 5 pages of 1,000.
       socket.write(
-        `GET /api/events/stats?group_by=state&start=2026-03-08&end=2026-03-09 HTTP/1.1\r\nhost: x\r\nauthorization: ${basic(key)}\r\n\r\n`,
+        `GET /api/events/stats?group_by=city&start=2026-03-08&end=2026-03-09 HTTP/1.1\r\nhost: x\r\nauthorization: ${basic(key)}\r\n\r\n`,
       );
       await until(() => pages === 1);
       socket.destroy();
