@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { fieldRollupCell, fieldRollupPipeline } from './field-rollups';
+import {
+  type FieldRollupDoc,
+  fieldRollupCell,
+  fieldRollupIncrement,
+  fieldRollupPipeline,
+  type RollupFieldsDoc,
+  rollupFieldsOf,
+  setRollupFields,
+} from './field-rollups';
 
 describe('field rollup query shapes (#22.6)', () => {
   const q = {
@@ -51,5 +59,39 @@ describe('field rollup query shapes (#22.6)', () => {
       purchase_price: 0,
     };
     expect(fieldRollupCell(row)).toMatchObject({ value: null, hour: new Date(q.from), field: 'state' });
+  });
+});
+
+describe('field rollup updates, run by mingo (#22.6)', () => {
+  it('fieldRollupIncrement adds a row to its cell; rollupFieldsOf and setRollupFields replace an account’s fields', async () => {
+    const { findOne, upsertOne } = await import('../mingo.test-helper');
+    const row = {
+      account_id: 'a'.repeat(24),
+      field: 'state',
+      hour: '2026-03-01T05:00:00.000Z',
+      value: 'TX',
+      flow_id: 'f',
+      source_id: 's',
+      recipient_id: '',
+      step_id: '',
+      kind: 'source' as const,
+      outcome: 'success',
+      category: '',
+      stage: '',
+      count: 2,
+      cost: 1,
+      revenue: 3,
+      purchase_price: 1,
+    };
+    const cells: FieldRollupDoc[] = [];
+    upsertOne(cells, fieldRollupCell(row), fieldRollupIncrement(row));
+    upsertOne(cells, fieldRollupCell(row), fieldRollupIncrement({ ...row, count: 5 }));
+    expect(cells).toHaveLength(1);
+    expect(findOne(cells, fieldRollupCell(row))).toMatchObject({ value: 'TX', count: 7, revenue: 6 });
+    const settings: RollupFieldsDoc[] = [];
+    upsertOne(settings, rollupFieldsOf('acct'), setRollupFields([{ field: 'state', since: 1772323200000 }]));
+    upsertOne(settings, rollupFieldsOf('acct'), setRollupFields([{ field: 'city', since: 1772409600000 }]));
+    expect(findOne(settings, rollupFieldsOf('acct'))?.fields).toEqual([{ field: 'city', since: 1772409600000 }]);
+    expect(findOne(settings, rollupFieldsOf('other'))).toBeNull();
   });
 });

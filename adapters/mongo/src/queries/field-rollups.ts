@@ -1,4 +1,5 @@
-import type { FieldRollupQuery, FieldRollupRow } from '@leadroute/core';
+import type { FieldRollupQuery, FieldRollupRow, TrackedField } from '@leadroute/core';
+import type { Filter } from 'mongodb';
 import { toDate } from '../documents';
 import type { Pipeline } from './types';
 
@@ -96,3 +97,20 @@ export const fieldRollupPipeline = (q: FieldRollupQuery): Pipeline => {
     { $sort: { hour: 1 } },
   ];
 };
+
+/** The `$inc` a row adds to its cell. */
+export const fieldRollupIncrement = (row: FieldRollupRow) => ({
+  $inc: { count: row.count, cost: row.cost, revenue: row.revenue, purchase_price: row.purchase_price },
+});
+
+/** An account's rolled-up fields, one document per account. */
+export interface RollupFieldsDoc {
+  _id: string;
+  fields: TrackedField[];
+}
+
+/** The rolled-up-fields document of an account. */
+export const rollupFieldsOf = (accountId: string): Filter<RollupFieldsDoc> => ({ _id: accountId });
+
+/** Replaces an account's rolled-up fields (an upsert). */
+export const setRollupFields = (fields: readonly TrackedField[]) => ({ $set: { fields: [...fields] } });

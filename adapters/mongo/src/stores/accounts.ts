@@ -16,7 +16,9 @@ export function accountStore(c: Pick<MongoCollections, 'accounts' | 'apiKeys'>):
       }),
     findByEmail: (email) =>
       attempt('find accounts by e-mail', async () =>
-        (await c.accounts.find(accountsByEmail(email)).sort({ _id: 1 }).toArray()).map(toAccount),
+        (await c.accounts.find(accountsByEmail(email)).toArray())
+          .map(toAccount)
+          .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
       ),
     update: (account) =>
       attempt(

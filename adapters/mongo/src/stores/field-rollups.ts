@@ -1,11 +1,15 @@
-import type { FieldRollupStore, TrackedField } from '@leadroute/core';
+import type { FieldRollupStore } from '@leadroute/core';
 import type { Db } from 'mongodb';
 import { attempt } from '../errors';
 import {
   FIELD_ROLLUP_COLLECTIONS,
   type FieldRollupDoc,
   fieldRollupCell,
+  fieldRollupIncrement,
   fieldRollupPipeline,
+  type RollupFieldsDoc,
+  rollupFieldsOf,
+  setRollupFields,
 } from '../queries/field-rollups';
 
 /**
@@ -14,7 +18,7 @@ import {
  */
 export function fieldRollupStore(db: Pick<Db, 'collection'>): FieldRollupStore {
   const cells = db.collection<FieldRollupDoc>(FIELD_ROLLUP_COLLECTIONS.cells);
-  const settings = db.collection<{ _id: string; fields: TrackedField[] }>(FIELD_ROLLUP_COLLECTIONS.settings);
+  const settings = db.collection<RollupFieldsDoc>(FIELD_ROLLUP_COLLECTIONS.settings);
   return {
     add: (rows) =>
       attempt('add field rollups', async () => {
@@ -23,9 +27,7 @@ export function fieldRollupStore(db: Pick<Db, 'collection'>): FieldRollupStore {
           rows.map((row) => ({
             updateOne: {
               filter: fieldRollupCell(row),
-              update: {
-                $inc: { count: row.count, cost: row.cost, revenue: row.revenue, purchase_price: row.purchase_price },
-              },
+              update: fieldRollupIncrement(row),
               upsert: true,
             },
           })),
@@ -40,10 +42,10 @@ export function fieldRollupStore(db: Pick<Db, 'collection'>): FieldRollupStore {
         })),
       ),
     fields: (account_id) =>
-      attempt('read rolled-up fields', async () => (await settings.findOne({ _id: account_id }))?.fields),
+      attempt('read rolled-up fields', async () => (await settings.findOne(rollupFieldsOf(account_id)))?.fields),
     setFields: (account_id, fields) =>
       attempt('set rolled-up fields', async () => {
-        await settings.updateOne({ _id: account_id }, { $set: { fields: [...fields] } }, { upsert: true });
+        await settings.updateOne(rollupFieldsOf(account_id), setRollupFields(fields), { upsert: true });
       }),
   };
 }
