@@ -1,44 +1,12 @@
 import type { FieldRollupRow, FieldRollupStore, TrackedField } from '@leadroute/core';
 import { type Queryable, query } from '../query';
 import { iso, qualified } from '../sql';
+import { cellUpsert, ROLLUP_DIMENSIONS, ROLLUP_SUMS } from './rollups';
 
 /** The cell's columns (the primary key), then the sums `add` adds to. */
-const CELL = [
-  'account_id',
-  'field',
-  'hour',
-  'has_value',
-  'value',
-  'flow_id',
-  'source_id',
-  'recipient_id',
-  'step_id',
-  'kind',
-  'outcome',
-  'category',
-  'stage',
-] as const;
-const SUMS = ['count', 'cost', 'revenue', 'purchase_price'] as const;
-const COLUMNS = [...CELL, ...SUMS];
-const TYPES = [
-  'text',
-  'text',
-  'timestamptz',
-  'boolean',
-  'text',
-  'text',
-  'text',
-  'text',
-  'text',
-  'text',
-  'text',
-  'text',
-  'text',
-  'bigint',
-  'float8',
-  'float8',
-  'float8',
-];
+const CELL = ['account_id', 'field', 'hour', 'has_value', 'value', ...ROLLUP_DIMENSIONS] as const;
+const COLUMNS = [...CELL, ...ROLLUP_SUMS];
+const CELL_TYPES = ['text', 'text', 'timestamptz', 'boolean', 'text', ...ROLLUP_DIMENSIONS.map(() => 'text')];
 
 interface FieldRollupDbRow {
   readonly hour: Date | string;
@@ -91,18 +59,7 @@ export function fieldRollupStore(db: Queryable, schema: string, reads: Queryable
         ];
         for (const [i, v] of values.entries()) columns[i]?.push(v);
       }
-      return query(
-        db,
-        'add field rollups',
-        `INSERT INTO ${table} AS r (${COLUMNS.join(', ')})
-         SELECT ${CELL.join(', ')}, sum(count), sum(cost), sum(revenue), sum(purchase_price)
-         FROM unnest(${TYPES.map((type, i) => `$${i + 1}::${type}[]`).join(', ')}) AS t (${COLUMNS.join(', ')})
-         GROUP BY ${CELL.join(', ')}
-         ORDER BY ${CELL.join(', ')}
-         ON CONFLICT (${CELL.join(', ')}) DO UPDATE SET
-           ${SUMS.map((sum) => `${sum} = r.${sum} + EXCLUDED.${sum}`).join(', ')}`,
-        columns,
-      ).map(() => undefined);
+      return query(db, 'add field rollups', cellUpsert(table, CELL, CELL_TYPES), columns).map(() => undefined);
     },
     query: (q) => {
       // Summed over the columns the caller does not read: a month by state is hundreds of rows, not a cell per hour.
@@ -122,8 +79,8 @@ export function fieldRollupStore(db: Queryable, schema: string, reads: Queryable
         'stage',
       ];
       const grouped = keep
-        ? `${columns.join(', ')}, ${SUMS.map((c) => `sum(${c}) AS ${c}`).join(', ')}`
-        : `${columns.join(', ')}, ${SUMS.join(', ')}`;
+        ? `${columns.join(', ')}, ${ROLLUP_SUMS.map((c) => `sum(${c}) AS ${c}`).join(', ')}`
+        : `${columns.join(', ')}, ${ROLLUP_SUMS.join(', ')}`;
       const groupBy = keep
         ? `GROUP BY ${['has_value', 'value', 'kind', 'outcome', 'category', 'stage', ...(q.keep ?? [])].join(', ')}`
         : '';

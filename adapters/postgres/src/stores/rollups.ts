@@ -3,10 +3,8 @@ import { directWriter, type WriteKind, type Writer } from '../batch/writer';
 import { type Queryable, query } from '../query';
 import { iso, qualified } from '../sql';
 
-/** The cell's columns: the primary key, what `add` sums into. */
-const CELL = [
-  'account_id',
-  'hour',
+/** What a rollup cell is counted by, beside its account and hour (and, for field rollups, the field's value). */
+export const ROLLUP_DIMENSIONS = [
   'flow_id',
   'source_id',
   'recipient_id',
@@ -16,25 +14,29 @@ const CELL = [
   'category',
   'stage',
 ] as const;
-const SUMS = ['count', 'cost', 'revenue', 'purchase_price'] as const;
-const COLUMNS = [...CELL, ...SUMS];
-/** Array types of the unnest parameters, in {@link COLUMNS} order. */
-const TYPES = [
-  'text',
-  'timestamptz',
-  'text',
-  'text',
-  'text',
-  'text',
-  'text',
-  'text',
-  'text',
-  'text',
-  'bigint',
-  'float8',
-  'float8',
-  'float8',
-];
+/** What `add` sums into a cell. */
+export const ROLLUP_SUMS = ['count', 'cost', 'revenue', 'purchase_price'] as const;
+
+/** The cell's columns: the primary key, what `add` sums into. */
+const CELL = ['account_id', 'hour', ...ROLLUP_DIMENSIONS] as const;
+const COLUMNS = [...CELL, ...ROLLUP_SUMS];
+
+/**
+ * The statement that adds rows to their cells: every column as one array parameter (`cellTypes`
+ * for the cell's, in order, then the sums'), rows of one cell summed first, cells in key order
+ * (so concurrent writers lock them alike), each added to its stored sums.
+ */
+export function cellUpsert(table: string, cell: readonly string[], cellTypes: readonly string[]): string {
+  const columns = [...cell, ...ROLLUP_SUMS];
+  const types = [...cellTypes, 'bigint', 'float8', 'float8', 'float8'];
+  return `INSERT INTO ${table} AS r (${columns.join(', ')})
+         SELECT ${cell.join(', ')}, ${ROLLUP_SUMS.map((sum) => `sum(${sum})`).join(', ')}
+         FROM unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')}) AS t (${columns.join(', ')})
+         GROUP BY ${cell.join(', ')}
+         ORDER BY ${cell.join(', ')}
+         ON CONFLICT (${cell.join(', ')}) DO UPDATE SET
+           ${ROLLUP_SUMS.map((sum) => `${sum} = r.${sum} + EXCLUDED.${sum}`).join(', ')}`;
+}
 
 type RollupDbRow = Omit<RollupRow, 'hour' | 'count'> & { hour: Date | string; count: string | number };
 
@@ -56,13 +58,7 @@ export const addRollups = (table: string): WriteKind<readonly RollupRow[], undef
     return {
       statements: [
         {
-          text: `INSERT INTO ${table} AS r (${COLUMNS.join(', ')})
-         SELECT ${CELL.join(', ')}, sum(count), sum(cost), sum(revenue), sum(purchase_price)
-         FROM unnest(${TYPES.map((type, i) => `$${i + 1}::${type}[]`).join(', ')}) AS t (${COLUMNS.join(', ')})
-         GROUP BY ${CELL.join(', ')}
-         ORDER BY ${CELL.join(', ')}
-         ON CONFLICT (${CELL.join(', ')}) DO UPDATE SET
-           ${SUMS.map((sum) => `${sum} = r.${sum} + EXCLUDED.${sum}`).join(', ')}`,
+          text: cellUpsert(table, CELL, ['text', 'timestamptz', ...ROLLUP_DIMENSIONS.map(() => 'text')]),
           values: columns,
         },
       ],
