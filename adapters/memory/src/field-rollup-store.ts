@@ -1,5 +1,6 @@
 import type { FieldRollupRow, FieldRollupStore, RollupKind, TrackedField } from '@leadroute/core';
 import { okAsync } from 'neverthrow';
+import { type Hours, hourOf, lowerBound, withSums } from './rollup-store';
 
 /** One hour of one field of an account: its cells in creation order, and where each cell is. */
 interface HourCells {
@@ -9,10 +10,7 @@ interface HourCells {
 }
 
 /** The hours of one account's field, and the same sorted (ISO hours sort as instants do). */
-interface FieldCells {
-  readonly byHour: Map<string, HourCells>;
-  readonly sorted: HourCells[];
-}
+type FieldCells = Hours<HourCells>;
 
 const cellKey = (c: FieldRollupRow): string =>
   [
@@ -27,17 +25,6 @@ const cellKey = (c: FieldRollupRow): string =>
     c.value === null ? '\u0001' : `=${c.value}`,
   ].join('\u0000');
 
-function lowerBound(sorted: readonly HourCells[], hour: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] as HourCells).hour < hour) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
  * Field rollup cells per account, field and hour, kept like the rollup cells (frozen rows replaced on add, so
  * queries hand out the stored rows), with each account's rolled-up fields.
@@ -45,16 +32,8 @@ function lowerBound(sorted: readonly HourCells[], hour: string): number {
 export function fieldRollupStore(): FieldRollupStore {
   const cells = new Map<string, Map<string, FieldCells>>();
   const settings = new Map<string, readonly TrackedField[]>();
-  const hourCells = (field: FieldCells, hour: string): HourCells => {
-    let h = field.byHour.get(hour);
-    if (h) return h;
-    h = { hour, rows: [], index: new Map() };
-    field.byHour.set(hour, h);
-    const last = field.sorted[field.sorted.length - 1];
-    if (!last || last.hour < hour) field.sorted.push(h);
-    else field.sorted.splice(lowerBound(field.sorted, hour), 0, h);
-    return h;
-  };
+  const hourCells = (field: FieldCells, hour: string): HourCells =>
+    hourOf(field, hour, () => ({ hour, rows: [], index: new Map() }));
   return {
     add(rows) {
       for (const row of rows) {
@@ -70,13 +49,7 @@ export function fieldRollupStore(): FieldRollupStore {
           hour.index.set(key, hour.rows.length);
           hour.rows.push(Object.freeze({ ...row }));
         } else {
-          hour.rows[at] = Object.freeze({
-            ...prior,
-            count: prior.count + row.count,
-            cost: prior.cost + row.cost,
-            revenue: prior.revenue + row.revenue,
-            purchase_price: prior.purchase_price + row.purchase_price,
-          });
+          hour.rows[at] = withSums(prior, row);
         }
       }
       return okAsync(undefined);

@@ -12,11 +12,7 @@ interface HourCells {
 }
 
 /** One account's cells by hour. */
-export interface AccountCells {
-  readonly byHour: Map<string, HourCells>;
-  /** The same hours sorted (ISO hours sort as the instants do): range queries binary-search it. */
-  readonly sorted: HourCells[];
-}
+export interface AccountCells extends Hours<HourCells> {}
 
 /**
  * Rollup cells per account, then per hour. A cell is never changed in place: `add`
@@ -45,28 +41,52 @@ const KIND_BITS = new Map<string, number>(KINDS.map((kind, i) => [kind, 1 << i])
 const kindBit = (kind: string): number => KIND_BITS.get(kind) ?? 1 << 30;
 
 /** The first index of `sorted` whose hour is not before `hour`. */
-function lowerBound(sorted: readonly HourCells[], hour: string): number {
+export function lowerBound(sorted: readonly { readonly hour: string }[], hour: string): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] as HourCells).hour < hour) lo = mid + 1;
+    if ((sorted[mid] as { readonly hour: string }).hour < hour) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
-function hourCells(account: AccountCells, hour: string): HourCells {
-  let cells = account.byHour.get(hour);
+/** Hours by name and in order: how rollup and field rollup cells are both kept. */
+export interface Hours<H extends { readonly hour: string }> {
+  readonly byHour: Map<string, H>;
+  readonly sorted: H[];
+}
+
+/** The cells of `hour` in `hours`, made by `make` and put in order when it has none yet. */
+export function hourOf<H extends { readonly hour: string }>(hours: Hours<H>, hour: string, make: () => H): H {
+  let cells = hours.byHour.get(hour);
   if (cells) return cells;
-  cells = { hour, rows: [], index: new Map(), kinds: 0 };
-  account.byHour.set(hour, cells);
+  cells = make();
+  hours.byHour.set(hour, cells);
   // Hours mostly arrive in order: appending is the common case.
-  const last = account.sorted[account.sorted.length - 1];
-  if (!last || last.hour < hour) account.sorted.push(cells);
-  else account.sorted.splice(lowerBound(account.sorted, hour), 0, cells);
+  const last = hours.sorted[hours.sorted.length - 1];
+  if (!last || last.hour < hour) hours.sorted.push(cells);
+  else hours.sorted.splice(lowerBound(hours.sorted, hour), 0, cells);
   return cells;
 }
+
+/** What adding a row to a cell sums. */
+type Sums = Pick<RollupRow, 'count' | 'cost' | 'revenue' | 'purchase_price'>;
+
+/** A stored cell with `row`'s sums added: a new frozen row, so rows already handed out never change. */
+export function withSums<R extends Sums>(prior: R, row: Sums): R {
+  return Object.freeze({
+    ...prior,
+    count: prior.count + row.count,
+    cost: prior.cost + row.cost,
+    revenue: prior.revenue + row.revenue,
+    purchase_price: prior.purchase_price + row.purchase_price,
+  });
+}
+
+const hourCells = (account: AccountCells, hour: string): HourCells =>
+  hourOf(account, hour, () => ({ hour, rows: [], index: new Map(), kinds: 0 }));
 
 export function rollupStore(cells: RollupTable): RollupStore {
   // One string per distinct ID, hour and label, shared by every row that holds it: each
@@ -111,13 +131,7 @@ export function rollupStore(cells: RollupTable): RollupStore {
           hour.rows.push(stored(row));
           hour.kinds |= kindBit(row.kind);
         } else {
-          hour.rows[at] = Object.freeze({
-            ...prior,
-            count: prior.count + row.count,
-            cost: prior.cost + row.cost,
-            revenue: prior.revenue + row.revenue,
-            purchase_price: prior.purchase_price + row.purchase_price,
-          });
+          hour.rows[at] = withSums(prior, row);
         }
       }
       return okAsync(undefined);
