@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   type FieldRollupDoc,
   fieldRollupCell,
-  fieldRollupIncrement,
   fieldRollupPipeline,
   type RollupFieldsDoc,
   rollupFieldsOf,
   setRollupFields,
 } from './field-rollups';
+import { rollupIncrement } from './rollups';
 
 describe('field rollup query shapes (#22.6)', () => {
   const q = {
@@ -63,7 +63,7 @@ describe('field rollup query shapes (#22.6)', () => {
 });
 
 describe('field rollup updates, run by mingo (#22.6)', () => {
-  it('fieldRollupIncrement adds a row to its cell; rollupFieldsOf and setRollupFields replace an account’s fields', async () => {
+  it('rollupIncrement adds a row to its field rollup cell; rollupFieldsOf and setRollupFields replace an account’s fields', async () => {
     const { findOne, upsertOne } = await import('../mingo.test-helper');
     const row = {
       account_id: 'a'.repeat(24),
@@ -84,8 +84,8 @@ describe('field rollup updates, run by mingo (#22.6)', () => {
       purchase_price: 1,
     };
     const cells: FieldRollupDoc[] = [];
-    upsertOne(cells, fieldRollupCell(row), fieldRollupIncrement(row));
-    upsertOne(cells, fieldRollupCell(row), fieldRollupIncrement({ ...row, count: 5 }));
+    upsertOne(cells, fieldRollupCell(row), rollupIncrement(row));
+    upsertOne(cells, fieldRollupCell(row), rollupIncrement({ ...row, count: 5 }));
     expect(cells).toHaveLength(1);
     expect(findOne(cells, fieldRollupCell(row))).toMatchObject({ value: 'TX', count: 7, revenue: 6 });
     const settings: RollupFieldsDoc[] = [];

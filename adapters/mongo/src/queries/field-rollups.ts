@@ -98,11 +98,6 @@ export const fieldRollupPipeline = (q: FieldRollupQuery): Pipeline => {
   ];
 };
 
-/** The `$inc` a row adds to its cell. */
-export const fieldRollupIncrement = (row: FieldRollupRow) => ({
-  $inc: { count: row.count, cost: row.cost, revenue: row.revenue, purchase_price: row.purchase_price },
-});
-
 /** An account's rolled-up fields, one document per account. */
 export interface RollupFieldsDoc {
   _id: string;

@@ -35,8 +35,8 @@ export const rollupCell = (row: RollupRow): Filter<RollupDoc> => ({
   stage: row.stage,
 });
 
-/** Adds the row's sums to its cell (an upsert starts them at zero). */
-export const rollupIncrement = (row: RollupRow) => ({
+/** Adds the row's sums to its cell (an upsert starts them at zero): a rollup's or a field rollup's. */
+export const rollupIncrement = (row: Pick<RollupRow, 'count' | 'cost' | 'revenue' | 'purchase_price'>) => ({
   $inc: { count: row.count, cost: row.cost, revenue: row.revenue, purchase_price: row.purchase_price },
 });
 

@@ -1,11 +1,11 @@
 import type { FieldRollupStore } from '@leadroute/core';
 import type { Db } from 'mongodb';
 import { attempt } from '../errors';
+import { rollupIncrement } from '../queries';
 import {
   FIELD_ROLLUP_COLLECTIONS,
   type FieldRollupDoc,
   fieldRollupCell,
-  fieldRollupIncrement,
   fieldRollupPipeline,
   type RollupFieldsDoc,
   rollupFieldsOf,
@@ -27,7 +27,7 @@ export function fieldRollupStore(db: Pick<Db, 'collection'>): FieldRollupStore {
           rows.map((row) => ({
             updateOne: {
               filter: fieldRollupCell(row),
-              update: fieldRollupIncrement(row),
+              update: rollupIncrement(row),
               upsert: true,
             },
           })),
