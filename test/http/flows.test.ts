@@ -337,6 +337,26 @@ describe.each(BINDINGS)('flows, intake and events over HTTP through %s', (name) 
       });
     });
 
+    it("a step's event vars hold what earlier steps appended, as it was then: nothing of its own or of later steps", async () => {
+      let n = 0;
+      scripted.respondWith(() => ({ outcome: 'success', appended: { nth: ++n } }));
+      const flow = await createFlow({
+        name: 'Appended snapshots',
+        sources: [{ entity_id: ids.vendor }],
+        steps: [1, 2, 3].map(() => ({ type: 'recipient', entity_id: ids.buyer, module_id: scripted.id })),
+      });
+      const res = await submit(flow.id, { first_name: 'Snap' });
+      scripted.respondWith({ outcome: 'success' });
+      const rules = encodeURIComponent(JSON.stringify([{ lhv: 'lead_id', op: 'is equal to', rhv: res.body.lead.id }]));
+      const events = (await req({ path: `/events?type=recipient&sort=asc&rules=${rules}`, key: demo() })).body as {
+        step_id: string;
+        vars: { appended: Record<string, { nth: number }> };
+      }[];
+      const steps = events.map((e) => e.step_id);
+      expect(events.map((e) => Object.keys(e.vars.appended))).toEqual([[], steps.slice(0, 1), steps.slice(0, 2)]);
+      expect(events[2]?.vars.appended[steps[0] as string]).toMatchObject({ nth: 1 });
+    });
+
     it('#19.8 flow_ping_limits and source_ping_limits are on every event of a flow that has them, not only on pings', async () => {
       scripted.respondWith({ outcome: 'success' });
       const flow = await createFlow({

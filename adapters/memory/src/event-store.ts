@@ -30,7 +30,10 @@ export function eventStore(t: MemoryTables): EventStore {
       t.events.set(event.id, copy(event));
       let order = t.eventOrder.get(event.account_id);
       if (!order) t.eventOrder.set(event.account_id, (order = []));
-      order.splice(bound(order, event.id, true), 0, event.id);
+      // IDs grow with time: a new event almost always goes last, where a push costs less than a splice.
+      const at = bound(order, event.id, true);
+      if (at === order.length) order.push(event.id);
+      else order.splice(at, 0, event.id);
       if (event.key) {
         let refs = t.eventReferences.get(event.key);
         if (!refs) t.eventReferences.set(event.key, (refs = new Set()));

@@ -63,7 +63,8 @@ function vars(run: LeadRun, extra: Record<string, unknown>): Record<string, unkn
     source: run.source,
     flow: run.flow,
     submission: run.ctx.submission,
-    appended: structuredClone(run.appended),
+    // A snapshot: a later step replaces its own entry whole and never changes an earlier one in place.
+    appended: { ...run.appended },
     purchase_price: run.purchasePrice,
     ...extra,
   };
