@@ -43,6 +43,59 @@ export function declaredTooLarge(request: HttpRequest, limit: number): boolean {
   return Number(header(request, 'content-length') ?? Number.NaN) > limit;
 }
 
+/** The part of a Node readable stream (an `IncomingMessage`) {@link readNodeStream} uses. */
+interface NodeReadable {
+  on(event: 'data', listener: (chunk: Uint8Array | string) => void): unknown;
+  on(event: 'end' | 'close', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  off(event: 'data', listener: (chunk: Uint8Array | string) => void): unknown;
+  off(event: 'end' | 'close', listener: () => void): unknown;
+  off(event: 'error', listener: (error: Error) => void): unknown;
+  pause(): unknown;
+  readonly readableEnded: boolean;
+}
+
+const isNodeReadable = (body: object): body is NodeReadable & object =>
+  'on' in body && 'off' in body && 'pause' in body && 'readableEnded' in body && typeof body.on === 'function';
+
+/**
+ * A Node stream read with its events: what the async iterator did, without its promise per chunk and its set-up
+ * (a tenth of a small request's CPU, #22). Over `limit` the stream is paused, not destroyed: its socket still has to
+ * carry the 413.
+ */
+function readNodeStream(stream: NodeReadable, limit: number): Promise<Result<Uint8Array, LeadrouteError>> {
+  if (stream.readableEnded) return Promise.resolve(ok(new Uint8Array()));
+  return new Promise((resolve) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const settle = (result: Result<Uint8Array, LeadrouteError>) => {
+      stream.off('data', data);
+      stream.off('end', end);
+      stream.off('error', failed);
+      stream.off('close', closed);
+      resolve(result);
+    };
+    const data = (chunk: Uint8Array | string) => {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      size += bytes.byteLength;
+      if (size > limit) {
+        stream.pause();
+        settle(err(errors.payloadTooLarge(limit)));
+      } else chunks.push(bytes);
+    };
+    const end = () => settle(ok(Buffer.concat(chunks, size)));
+    // A request stream fails or closes early only when its client hangs up mid-body: nobody is left to answer.
+    const failed = (e: Error) =>
+      settle(err(errors.aborted('The client closed the connection before sending the whole body.', e)));
+    const closed = () =>
+      settle(err(errors.aborted('The client closed the connection before sending the whole body.', undefined)));
+    stream.on('data', data);
+    stream.on('end', end);
+    stream.on('error', failed);
+    stream.on('close', closed);
+  });
+}
+
 /**
  * Reads the body, refusing it with 413 as soon as it passes `limit` bytes:
  * by Content-Length before reading anything, else while reading, so an
@@ -57,6 +110,7 @@ export async function readBody(request: HttpRequest, limit: number): Promise<Res
     return bytes.byteLength > limit ? err(errors.payloadTooLarge(limit)) : ok(bytes);
   }
   if (body instanceof Uint8Array) return body.byteLength > limit ? err(errors.payloadTooLarge(limit)) : ok(body);
+  if (isNodeReadable(body)) return readNodeStream(body, limit);
   const chunks: Uint8Array[] = [];
   let size = 0;
   // Pull chunks by hand: breaking a for-await would destroy a Node request and
