@@ -58,41 +58,91 @@ function sortKeys(doc: SearchDocument): Record<string, string> {
   return keys;
 }
 
-/** The statements of one search: one page of matches, and how many match in all. */
+/**
+ * Relevance pages of queries with up to this many terms are read score by score (see
+ * `searchStatement`): one tsquery per score, each an OR of the 2^terms ways to reach it.
+ */
+const LEVELLED_TERMS = 4;
+
+/** The subsets of `0..n-1` with `size` members, each as a membership list. */
+function subsets(n: number, size: number): boolean[][] {
+  if (size === 0) return [Array.from({ length: n }, () => false)];
+  if (n === size) return [Array.from({ length: n }, () => true)];
+  return [
+    ...subsets(n - 1, size - 1).map((rest) => [...rest, true]),
+    ...subsets(n - 1, size).map((rest) => [...rest, false]),
+  ];
+}
+
+/**
+ * The statements of one search: one page of matches, and how many match in all.
+ *
+ * A relevance page (terms, no sort) is ordered by how many terms match a whole term of
+ * the lead, then newest first. Scoring every match read every matching row (100,000
+ * rows for a one-letter prefix at 100k leads) to keep ten; instead each score has a
+ * branch of its own, a tsquery that holds exactly when a lead has that score (for `jo
+ * smi`: `'jo' & 'smi'`, then `'jo' & !'smi' | !'jo' & 'smi'`, then `!'jo' & !'smi'`,
+ * each ANDed with the match), newest first and `from + limit` at most. The planner
+ * reads a rare score off the GIN index and a common one off (account_id, seq) from the
+ * newest, stopping after a page. The count reads every match: the total is exact.
+ */
 export function searchStatement(
   table: string,
   q: SearchIndexQuery,
 ): { text: string; values: unknown[]; counted: string; countValues: unknown[] } {
   const values: unknown[] = [q.account_id];
   const param = (value: unknown): string => (values.push(value), `$${values.length}`);
-  const where = ['account_id = $1'];
   const required = [
     ...q.terms.map((t) => `${quoted(lexeme(q.account_id, t))}:*`),
     ...q.phrases.flatMap((p: SearchPhrase) => p.tokens.map((t) => quoted(lexeme(q.account_id, t)))),
   ];
-  if (required.length > 0) where.push(`terms @@ ${param(required.join(' & '))}::tsquery`);
-  for (const p of q.phrases) where.push(`strpos(phrase_text, ${param(` ${p.text} `)}) > 0`);
-  const whereText = where.join(' AND ');
+  /** The WHERE of a statement; `score`, a tsquery ANDed with the match. */
+  const where = (score = ''): string => {
+    const conditions = ['account_id = $1'];
+    if (required.length > 0)
+      conditions.push(`terms @@ ${param([...required, ...(score ? [`(${score})`] : [])].join(' & '))}::tsquery`);
+    for (const p of q.phrases) conditions.push(`strpos(phrase_text, ${param(` ${p.text} `)}) > 0`);
+    return conditions.join(' AND ');
+  };
+  const counted = `SELECT count(*)::float8 AS total FROM ${table} WHERE ${where()}`;
   const countValues = [...values];
+  values.length = 1; // the page's parameters start again after the account
 
-  let order: string;
+  const from = Math.max(0, Math.floor(q.from));
+  const limit = Math.max(0, Math.floor(q.limit));
+  const page = (order: string): string =>
+    `SELECT document FROM ${table} WHERE ${where()} ORDER BY ${order} OFFSET ${param(from)} LIMIT ${param(limit)}`;
+  let text: string;
   if (q.sort) {
     const key = `(sort_keys->>${param(q.sort.field)})`;
     // Leads without the field come last in either direction; ties in the order indexed, and desc is the exact reverse
     // of asc.
     const dir = q.sort.dir === 'desc' ? 'DESC' : 'ASC';
-    order = `${key} = '', ${key} COLLATE "C" ${dir}, seq ${dir}`;
-  } else if (q.terms.length > 0) {
-    // Relevance: how many terms match a whole term of the lead (a prefix match scores less), then newest first.
+    text = page(`${key} = '', ${key} COLLATE "C" ${dir}, seq ${dir}`);
+  } else if (q.terms.length > LEVELLED_TERMS) {
+    // Relevance, scored on every match: too many terms for a branch per score.
     const score = q.terms.map((t) => `(terms @@ ${param(quoted(lexeme(q.account_id, t)))}::tsquery)::int`).join(' + ');
-    order = `${score} DESC, seq DESC`;
+    text = page(`${score} DESC, seq DESC`);
+  } else if (q.terms.length > 0) {
+    const whole = q.terms.map((t) => quoted(lexeme(q.account_id, t)));
+    const top = param(from + limit);
+    const branches = q.terms
+      .map((_, i) => q.terms.length - i)
+      .concat(0)
+      .map((score) => {
+        const exactly = subsets(whole.length, score)
+          .map((set) => set.map((on, i) => (on ? whole[i] : `!${whole[i]}`)).join(' & '))
+          .join(' | ');
+        return `(SELECT ${score} AS score, seq, document FROM ${table} WHERE ${where(exactly)}
+          ORDER BY seq DESC LIMIT ${top})`;
+      });
+    text = `SELECT document FROM (${branches.join(' UNION ALL ')}) AS scored
+      ORDER BY score DESC, seq DESC OFFSET ${param(from)} LIMIT ${param(limit)}`;
   } else {
-    // Every lead of the account, newest first: read off (account_id, seq), no sort.
-    order = 'seq DESC';
+    // Every lead of the account (or every lead holding the phrases), newest first: read off (account_id, seq), no sort.
+    text = page('seq DESC');
   }
-  const text = `SELECT document FROM ${table} WHERE ${whereText}
-    ORDER BY ${order} OFFSET ${param(Math.max(0, Math.floor(q.from)))} LIMIT ${param(Math.max(0, Math.floor(q.limit)))}`;
-  return { text, values, counted: `SELECT count(*)::float8 AS total FROM ${table} WHERE ${whereText}`, countValues };
+  return { text, values, counted, countValues };
 }
 
 const CASTS = ['text', 'text', 'text[]', 'text', 'jsonb', 'jsonb', 'timestamptz'];
