@@ -309,10 +309,11 @@ describe.skipIf(!available)('postgres search index', () => {
       const statement = searchStatement(qualified(db.schema, 'search_documents'), q);
       // Scoring every match reads and sorts all of them; the branch of the common score (none whole) instead reads the
       // newest leads until it has a page.
-      const walks = await newestFirst(statement.text, statement.values);
-      expect({ terms, walks: walks.length, stops: walks.every((n) => n < 100) }).toEqual({
+      const walks: number[] = [];
+      for (const { text, values } of statement.pages) walks.push(...(await newestFirst(text, values)));
+      expect({ terms, walks: walks.length > 0, stops: walks.every((n) => n < 100) }).toEqual({
         terms,
-        walks: 1,
+        walks: true,
         stops: true,
       });
       expect(await page(index, q)).toEqual(await page(memory, q));
