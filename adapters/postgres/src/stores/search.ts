@@ -61,9 +61,13 @@ function sortKeys(doc: SearchDocument): Record<string, string> {
 
 /**
  * Relevance pages of queries with up to this many terms are read score by score (see
- * `searchStatement`): one tsquery per score, each an OR of the 2^terms ways to reach it.
+ * `searchStatement`); longer queries score every match in one statement. Each score's
+ * statement has the GIN index expand the short prefixes again (`'d':*` unions the
+ * postings of every lexeme beginning with d): for two or more terms that cost more than
+ * it saved (multi-term pages at 100k leads, p50 9.9 ms scored at once, 16 ms score by
+ * score), for one it saves a scan of every match (prefix pages p99 283 ms to 12 ms).
  */
-const LEVELLED_TERMS = 4;
+const LEVELLED_TERMS = 1;
 
 /** The subsets of `0..n-1` with `size` members, each as a membership list. */
 function subsets(n: number, size: number): boolean[][] {
@@ -99,15 +103,16 @@ export interface SearchStatements {
  *
  * A relevance page (terms, no sort) is ordered by how many terms match a whole term of
  * the lead, then newest first. Scoring every match read every matching row (100,000
- * rows for a one-letter prefix at 100k leads) to keep ten; instead each score has a
- * statement of its own, a tsquery that holds exactly when a lead has that score (for
- * `jo smi`: `'jo' & 'smi'`, then `'jo' & 'smi':* & !'smi' | 'jo':* & !'jo' & 'smi'`,
- * then `'jo':* & !'jo' & 'smi':* & !'smi'`), newest first and `from + limit` at most. The
- * planner reads a rare score off the GIN index and a common one off (account_id, seq)
- * from the newest, stopping after a page; and a lower score is asked only when the
- * better ones did not fill the page. That matters: the planner takes a prefix and its
- * whole word as independent, so `'mary':* & !'mary'` (no lead: every mary is whole)
- * looks as common as `mary` and would be read off every lead of the account. The count
+ * rows for a one-letter prefix at 100k leads) to keep ten; instead, for a query of one
+ * term (see LEVELLED_TERMS), each score has a statement of its own, a tsquery that holds
+ * exactly when a lead has that score (in general, for `jo smi`: `'jo' & 'smi'`, then
+ * `'jo' & 'smi':* & !'smi' | 'jo':* & !'jo' & 'smi'`, then `'jo':* & !'jo' & 'smi':*
+ * & !'smi'`), newest first and `from + limit` at most. The planner reads a rare score
+ * off the GIN index and a common one off (account_id, seq) from the newest, stopping
+ * after a page; and a lower score is asked only when the better ones did not fill the
+ * page. That matters: the planner takes a prefix and its whole word as independent, so
+ * `'mary':* & !'mary'` (no lead: every mary is whole) looks as common as `mary` and
+ * would be read off every lead of the account. The count
  * reads every match: the total is exact.
  */
 export function searchStatement(table: string, q: SearchIndexQuery): SearchStatements {
@@ -152,7 +157,7 @@ export function searchStatement(table: string, q: SearchIndexQuery): SearchState
   }
   // Every lead of the account (or every lead holding the phrases), newest first: read off (account_id, seq), no sort.
   if (q.terms.length === 0) return page(() => 'seq DESC');
-  // Relevance, scored on every match: too many terms for a statement per score.
+  // Relevance, scored on every match (see LEVELLED_TERMS).
   if (q.terms.length > LEVELLED_TERMS)
     return page(
       (param) =>
