@@ -10,7 +10,8 @@ import {
 } from '@leadroute/core';
 import { memoryStorage } from '@leadroute/memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchIndex } from './stores/search';
+import { qualified } from './sql';
+import { searchIndex, searchStatement } from './stores/search';
 import { databaseAvailable, freshSchema, type TestSchema } from './test-support';
 
 const available = await databaseAvailable('search.test.ts');
@@ -219,6 +220,104 @@ describe.skipIf(!available)('postgres search index', () => {
     });
     expect((await index.purgeExpired('2099-01-01T00:00:00.000Z'))._unsafeUnwrap()).toBe(2);
     expect((await index.search({ ...q, terms: [] }))._unsafeUnwrap()).toEqual({ total: 0, documents: [] });
+  });
+
+  it('matches short prefixes of any script and ranks by score as the memory index', async () => {
+    await db.truncate();
+    const account = newId(Date.UTC(2026, 0, 6));
+    const names = ['Zoë', 'Zoe', 'Ñandú', 'Li', 'Lia', 'Liam', 'Ångström', '😀😀 Smile', '𝒜da', 'Jo', 'Joe', 'Jo-Jo'];
+    const docs = documents(prng(11), account, 120, Date.UTC(2026, 2, 4)).map((d, i) => ({
+      ...d,
+      fields: {
+        ...d.fields,
+        first_name: names[i % names.length] as string,
+        last_name: names[(i * 5 + 3) % names.length] as string,
+      },
+    }));
+    const memory = memoryStorage().search;
+    const postgres = searchIndex(db.pool, db.schema);
+    for (const doc of docs) {
+      (await memory.index(doc))._unsafeUnwrap();
+      (await postgres.index(doc))._unsafeUnwrap();
+    }
+    const prefixes = names.flatMap((name) =>
+      words(name).flatMap((w) => Array.from({ length: 5 }, (_, n) => [...w].slice(0, n + 1).join(''))),
+    );
+    // One to five terms (a branch per score up to four, scored on every match past that), repeats included.
+    const texts = [
+      ...prefixes,
+      'li li',
+      'jo jo',
+      'l li lia',
+      'z zo zoe j',
+      'j jo joe l li',
+      '"jo jo" j',
+      '"zoë" l',
+      'l "li" li',
+    ];
+    for (const text of texts) {
+      const parsed = parseSearchText(text);
+      for (const from of [0, 7]) {
+        const q = { account_id: account, terms: parsed.terms, phrases: parsed.phrases, from, limit: 25 };
+        expect({ text, ...(await page(postgres, q)) }).toEqual({ text, ...(await page(memory, q)) });
+      }
+    }
+  });
+
+  it('reads the page of a prefix most leads match off the newest leads, not off every match', async () => {
+    await db.truncate();
+    const account = newId(Date.UTC(2026, 0, 7));
+    // 2,000 leads whose first names all begin with j (none is the word j or ja): `j` matches every one, whole in none.
+    const jNames = ['Jack', 'Jane', 'Jake', 'Jill', 'Joan', 'June', 'Jude', 'Jasper'];
+    const docs = documents(prng(12), account, 2000, Date.UTC(2026, 2, 5)).map((d, i) => ({
+      ...d,
+      fields: { ...d.fields, first_name: jNames[i % jNames.length] as string },
+    }));
+    const memory = memoryStorage().search;
+    const index = searchIndex(db.pool, db.schema);
+    for (const doc of docs) {
+      (await memory.index(doc))._unsafeUnwrap();
+      (await index.index(doc))._unsafeUnwrap();
+    }
+    await db.pool.query(`ANALYZE ${qualified(db.schema, 'search_documents')}`);
+    type Plan = {
+      'Node Type': string;
+      'Index Name'?: string;
+      'Scan Direction'?: string;
+      'Actual Rows': number;
+      'Rows Removed by Filter'?: number;
+      Plans?: Plan[];
+    };
+    /** The statement's scans of the (account_id, seq) index, newest first, with the rows each read. */
+    const newestFirst = async (text: string, values: unknown[]): Promise<number[]> => {
+      const { rows } = await db.pool.query<{ 'QUERY PLAN': [{ Plan: Plan }] }>(
+        `EXPLAIN (ANALYZE, FORMAT JSON) ${text}`,
+        values,
+      );
+      const read: number[] = [];
+      const walk = (node: Plan) => {
+        if (node['Index Name'] === 'search_documents_account_seq' && node['Scan Direction'] === 'Backward')
+          read.push(node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0));
+        for (const child of node.Plans ?? []) walk(child);
+      };
+      const [explained] = rows[0]?.['QUERY PLAN'] ?? [];
+      if (explained) walk(explained.Plan);
+      return read;
+    };
+    for (const terms of [['j'], ['ja']]) {
+      const q = { account_id: account, terms, phrases: [], from: 0, limit: 10 };
+      const statement = searchStatement(qualified(db.schema, 'search_documents'), q);
+      // Scoring every match reads and sorts all of them; the statement of the common score (not whole) instead reads the
+      // newest leads until it has a page.
+      const walks: number[] = [];
+      for (const { text, values } of statement.pages) walks.push(...(await newestFirst(text, values)));
+      expect({ terms, walks: walks.length > 0, stops: walks.every((n) => n < 100) }).toEqual({
+        terms,
+        walks: true,
+        stops: true,
+      });
+      expect(await page(index, q)).toEqual(await page(memory, q));
+    }
   });
 
   it('takes field text jsonb and tsvector cannot hold as is', async () => {

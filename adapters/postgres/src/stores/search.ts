@@ -7,8 +7,9 @@ import {
   type SearchIndex,
   type SearchIndexQuery,
   type SearchPhrase,
+  type StoreError,
 } from '@leadroute/core';
-import { ResultAsync } from 'neverthrow';
+import { okAsync, ResultAsync } from 'neverthrow';
 import { directWriter, distinctRounds, valuesList, type WriteKind, type Writer } from '../batch/writer';
 import { type Queryable, query } from '../query';
 import { asStored, fromJsonb, qualified, toJsonb } from '../sql';
@@ -58,41 +59,143 @@ function sortKeys(doc: SearchDocument): Record<string, string> {
   return keys;
 }
 
-/** The statements of one search: one page of matches, and how many match in all. */
-export function searchStatement(
-  table: string,
-  q: SearchIndexQuery,
-): { text: string; values: unknown[]; counted: string; countValues: unknown[] } {
-  const values: unknown[] = [q.account_id];
-  const param = (value: unknown): string => (values.push(value), `$${values.length}`);
-  const where = ['account_id = $1'];
-  const required = [
-    ...q.terms.map((t) => `${quoted(lexeme(q.account_id, t))}:*`),
-    ...q.phrases.flatMap((p: SearchPhrase) => p.tokens.map((t) => quoted(lexeme(q.account_id, t)))),
-  ];
-  if (required.length > 0) where.push(`terms @@ ${param(required.join(' & '))}::tsquery`);
-  for (const p of q.phrases) where.push(`strpos(phrase_text, ${param(` ${p.text} `)}) > 0`);
-  const whereText = where.join(' AND ');
-  const countValues = [...values];
+/**
+ * Relevance pages of queries with up to this many terms are read score by score (see
+ * `searchStatement`); longer queries score every match in one statement. Each score's
+ * statement has the GIN index expand the short prefixes again (`'d':*` unions the
+ * postings of every lexeme beginning with d): for two or more terms that cost more than
+ * it saved (multi-term pages at 100k leads, p50 9.9 ms scored at once, 16 ms score by
+ * score), for one it saves a scan of every match (prefix pages p99 283 ms to 12 ms).
+ */
+const LEVELLED_TERMS = 1;
 
-  let order: string;
+/** The subsets of `0..n-1` with `size` members, each as a membership list. */
+function subsets(n: number, size: number): boolean[][] {
+  if (size === 0) return [Array.from({ length: n }, () => false)];
+  if (n === size) return [Array.from({ length: n }, () => true)];
+  return [
+    ...subsets(n - 1, size - 1).map((rest) => [...rest, true]),
+    ...subsets(n - 1, size).map((rest) => [...rest, false]),
+  ];
+}
+
+/** One statement: its text and parameters. */
+export interface Statement {
+  readonly text: string;
+  readonly values: unknown[];
+}
+
+/** The statements of one search. */
+export interface SearchStatements {
+  /**
+   * The page: read one after another until `skip + take` rows are in hand (or none is left), then the `skip` first
+   * are dropped. One statement that pages itself (`skip` 0), or one per relevance score, best first.
+   */
+  readonly pages: readonly Statement[];
+  readonly skip: number;
+  readonly take: number;
+  /** How many match in all. */
+  readonly count: Statement;
+}
+
+/**
+ * The statements of one search: one page of matches, and how many match in all.
+ *
+ * A relevance page (terms, no sort) is ordered by how many terms match a whole term of
+ * the lead, then newest first. Scoring every match read every matching row (100,000
+ * rows for a one-letter prefix at 100k leads) to keep ten; instead, for a query of one
+ * term (see LEVELLED_TERMS), each score has a statement of its own, a tsquery that holds
+ * exactly when a lead has that score (in general, for `jo smi`: `'jo' & 'smi'`, then
+ * `'jo' & 'smi':* & !'smi' | 'jo':* & !'jo' & 'smi'`, then `'jo':* & !'jo' & 'smi':*
+ * & !'smi'`), newest first and `from + limit` at most. The planner reads a rare score
+ * off the GIN index and a common one off (account_id, seq) from the newest, stopping
+ * after a page; and a lower score is asked only when the better ones did not fill the
+ * page. That matters: the planner takes a prefix and its whole word as independent, so
+ * `'mary':* & !'mary'` (no lead: every mary is whole) looks as common as `mary` and
+ * would be read off every lead of the account. The count
+ * reads every match: the total is exact.
+ */
+export function searchStatement(table: string, q: SearchIndexQuery): SearchStatements {
+  const prefixes = q.terms.map((t) => `${quoted(lexeme(q.account_id, t))}:*`);
+  const tokens = q.phrases.flatMap((p: SearchPhrase) => p.tokens.map((t) => quoted(lexeme(q.account_id, t))));
+  /** A statement's parameters (`$1` the account) and its WHERE; `terms`, the tsquery of the terms (else their prefixes). */
+  const statement = () => {
+    const values: unknown[] = [q.account_id];
+    const param = (value: unknown): string => (values.push(value), `$${values.length}`);
+    const where = (terms?: string): string => {
+      const conditions = ['account_id = $1'];
+      const match = [...(terms ? [`(${terms})`] : prefixes), ...tokens];
+      if (match.length > 0) conditions.push(`terms @@ ${param(match.join(' & '))}::tsquery`);
+      for (const p of q.phrases) conditions.push(`strpos(phrase_text, ${param(` ${p.text} `)}) > 0`);
+      return conditions.join(' AND ');
+    };
+    return { values, param, where };
+  };
+  const counting = statement();
+  const count = {
+    text: `SELECT count(*)::float8 AS total FROM ${table} WHERE ${counting.where()}`,
+    values: counting.values,
+  };
+
+  const from = Math.max(0, Math.floor(q.from));
+  const limit = Math.max(0, Math.floor(q.limit));
+  const page = (order: (param: (value: unknown) => string) => string): SearchStatements => {
+    const { values, param, where } = statement();
+    const text = `SELECT document FROM ${table} WHERE ${where()}
+      ORDER BY ${order(param)} OFFSET ${param(from)} LIMIT ${param(limit)}`;
+    return { pages: [{ text, values }], skip: 0, take: limit, count };
+  };
   if (q.sort) {
-    const key = `(sort_keys->>${param(q.sort.field)})`;
+    const { field, dir } = q.sort;
     // Leads without the field come last in either direction; ties in the order indexed, and desc is the exact reverse
     // of asc.
-    const dir = q.sort.dir === 'desc' ? 'DESC' : 'ASC';
-    order = `${key} = '', ${key} COLLATE "C" ${dir}, seq ${dir}`;
-  } else if (q.terms.length > 0) {
-    // Relevance: how many terms match a whole term of the lead (a prefix match scores less), then newest first.
-    const score = q.terms.map((t) => `(terms @@ ${param(quoted(lexeme(q.account_id, t)))}::tsquery)::int`).join(' + ');
-    order = `${score} DESC, seq DESC`;
-  } else {
-    // Every lead of the account, newest first: read off (account_id, seq), no sort.
-    order = 'seq DESC';
+    return page((param) => {
+      const key = `(sort_keys->>${param(field)})`;
+      const way = dir === 'desc' ? 'DESC' : 'ASC';
+      return `${key} = '', ${key} COLLATE "C" ${way}, seq ${way}`;
+    });
   }
-  const text = `SELECT document FROM ${table} WHERE ${whereText}
-    ORDER BY ${order} OFFSET ${param(Math.max(0, Math.floor(q.from)))} LIMIT ${param(Math.max(0, Math.floor(q.limit)))}`;
-  return { text, values, counted: `SELECT count(*)::float8 AS total FROM ${table} WHERE ${whereText}`, countValues };
+  // Every lead of the account (or every lead holding the phrases), newest first: read off (account_id, seq), no sort.
+  if (q.terms.length === 0) return page(() => 'seq DESC');
+  // Relevance, scored on every match (see LEVELLED_TERMS).
+  if (q.terms.length > LEVELLED_TERMS)
+    return page(
+      (param) =>
+        `${q.terms.map((t) => `(terms @@ ${param(quoted(lexeme(q.account_id, t)))}::tsquery)::int`).join(' + ')} DESC, seq DESC`,
+    );
+  // A term whole holds its prefix too: the best score's tsquery holds whole lexemes only, and the GIN index finds them
+  // without expanding any prefix.
+  const whole = q.terms.map((t) => quoted(lexeme(q.account_id, t)));
+  const pages = [...q.terms.map((_, i) => q.terms.length - i), 0].map((score) => {
+    const exactly = subsets(whole.length, score)
+      .map((set) => set.map((on, i) => (on ? whole[i] : `${prefixes[i]} & !${whole[i]}`)).join(' & '))
+      .join(' | ');
+    const { values, param, where } = statement();
+    return {
+      text: `SELECT document FROM ${table} WHERE ${where(exactly)} ORDER BY seq DESC LIMIT ${param(from + limit)}`,
+      values,
+    };
+  });
+  return { pages, skip: from, take: limit, count };
+}
+
+/**
+ * Reads the page of `statements`: its statements one after another, each only while the
+ * rows in hand are fewer than `skip + take`.
+ */
+export function readPage(
+  db: Queryable,
+  statements: SearchStatements,
+): ResultAsync<(SearchDocument | string)[], StoreError> {
+  const wanted = statements.skip + statements.take;
+  const next = (i: number, rows: (SearchDocument | string)[]): ResultAsync<(SearchDocument | string)[], StoreError> => {
+    const page = statements.pages[i];
+    if (!page || rows.length >= wanted) return okAsync(rows.slice(statements.skip, wanted));
+    return query<{ document: SearchDocument | string }>(db, 'search leads', page.text, page.values).andThen((result) =>
+      next(i + 1, rows.concat(result.rows.map((row) => row.document))),
+    );
+  };
+  return next(0, []);
 }
 
 const CASTS = ['text', 'text', 'text[]', 'text', 'jsonb', 'jsonb', 'timestamptz'];
@@ -151,13 +254,13 @@ export function searchIndex(
     // account's newest leads stops after `limit` rows, which a count in the same
     // statement (a window over every match) would not let it do.
     search: (q) => {
-      const statement = searchStatement(table, q);
+      const statements = searchStatement(table, q);
       return ResultAsync.combine([
-        query<{ document: SearchDocument | string }>(reads, 'search leads', statement.text, statement.values),
-        query<{ total: number }>(reads, 'count search matches', statement.counted, statement.countValues),
-      ] as const).map(([page, count]) => ({
+        readPage(reads, statements),
+        query<{ total: number }>(reads, 'count search matches', statements.count.text, statements.count.values),
+      ] as const).map(([documents, count]) => ({
         total: count.rows[0]?.total ?? 0,
-        documents: page.rows.map((row) => fromJsonb(row.document)),
+        documents: documents.map((document) => fromJsonb(document)),
       }));
     },
     purgeExpired: (before) =>
