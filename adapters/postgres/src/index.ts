@@ -149,7 +149,7 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
     counters: counterStore(db, schema, writer),
     credentials: credentialStore(db, schema),
     rollups: rollupStore(db, schema, writer, reads),
-    fieldRollups: fieldRollupStore(db, schema, reads),
+    fieldRollups: fieldRollupStore(db, schema, reads, reader),
     search: searchIndex(db, schema, writer, reads),
     exports: exportStore(db, schema),
     jobs: jobStore(db, schema),

@@ -1,5 +1,6 @@
 import { createLeadService, type EntityCreateBody, scriptedRecipient } from '@leadroute/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { countCommits } from './commit-count';
 import { postgresStorage } from './index';
 import { qualified } from './sql';
 import { databaseAvailable, freshSchema, type TestSchema } from './test-support';
@@ -63,12 +64,14 @@ async function threeSteps(storage: ReturnType<typeof postgresStorage>) {
   return { account: principal.account.id, submit };
 }
 
-describe.skipIf(!available)('postgres intake: a lead and its field rollups', () => {
+describe.skipIf(!available)('postgres intake: commits per lead (issue 22, target 3)', () => {
   let db: TestSchema;
+  let counter: ReturnType<typeof countCommits>;
   let intake: Awaited<ReturnType<typeof threeSteps>>;
   let n = 0;
   beforeAll(async () => {
     db = await freshSchema();
+    counter = countCommits(db.pool);
     intake = await threeSteps(postgresStorage({ pool: db.pool, schema: db.schema }));
     // The first lead of a source raises a new-source alert: writes of their own, once.
     for (let i = 0; i < 3; i++) expect((await intake.submit(n++))._unsafeUnwrap().outcome).toBe('success');
@@ -85,6 +88,25 @@ describe.skipIf(!available)('postgres intake: a lead and its field rollups', () 
         )
       ).rows[0]?.n,
     );
+
+  it("commits a lead's records once: the cap's claim (before delivery) and one commit for all the rest", async () => {
+    counter.reset();
+    expect((await intake.submit(n++))._unsafeUnwrap().outcome).toBe('success');
+    const { commits, log } = counter.counts();
+    // The cap's claim must be visible to every other lead before this one is delivered: it commits on its own. The
+    // lead, its events, rollups, field rollups and search document are the one other commit.
+    expect(log).toHaveLength(2);
+    expect(commits).toBe(2);
+    expect(log[0]).toMatch(/^INSERT INTO \S+\."counters"/);
+    expect(log[1]).toMatch(/^WITH w0 AS \(INSERT INTO \S+\."rollups"/);
+  });
+
+  it('makes at most one commit per lead for leads arriving together', async () => {
+    counter.reset();
+    const results = await Promise.all(Array.from({ length: 16 }, () => intake.submit(n++)));
+    expect(results.every((r) => r.isOk() && r.value.outcome === 'success')).toBe(true);
+    expect(counter.counts().commits).toBeLessThanOrEqual(16);
+  });
 
   describe('a failure injected in the lead', () => {
     afterEach(async () => {

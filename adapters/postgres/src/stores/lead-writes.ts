@@ -1,5 +1,5 @@
 import type { LeadWriteBundle, LeadWrites } from '@leadroute/core';
-import type { Plan, Statement, WriteKind, Writer } from '../batch/writer';
+import { oneStatement, type Plan, type Statement, type WriteKind, type Writer } from '../batch/writer';
 import { qualified } from '../sql';
 import { insertEvents } from './events';
 import { addFieldRollups } from './field-rollups';
@@ -8,12 +8,14 @@ import { addRollups } from './rollups';
 import { indexDocuments } from './search';
 
 /**
- * Committing leads' bundles: every bundle in the batch shares one statement per
- * kind of record (rollups, field rollups, search documents, events, leads), all in
- * the batch's one transaction, so a lead costs no more round trips than its writes
- * did one by one. A bundle is one write to the group commit: when a batch is refused,
- * each bundle is made again alone, in a transaction of its own, so a refused row
- * fails its own lead whole and no other.
+ * Committing leads' bundles: every bundle in the batch shares one write per kind of
+ * record (rollups, field rollups, search documents, events, leads), and these are
+ * one statement (see {@link oneStatement}): one round trip and one commit for the
+ * whole batch, atomic as a transaction is. (Should a kind need two statements, as
+ * search documents do when the batch indexes one lead twice, they go one after the
+ * other in one transaction instead.) A bundle is one write to the group commit: when
+ * a batch is refused, each bundle is made again alone, so a refused row fails its
+ * own lead whole and no other.
  */
 export const commitLeadBundles = (schema: string): WriteKind<LeadWriteBundle, undefined> => {
   const tables = {
@@ -45,7 +47,8 @@ export const commitLeadBundles = (schema: string): WriteKind<LeadWriteBundle, un
         ...(stored.length > 0 ? on(tables.events, events.plan(stored).statements) : []),
         ...(records.length > 0 ? on(tables.leads, leads.plan(records).statements) : []),
       ];
-      const statements: Statement[] = parts.map(({ text, values }) => ({ text, values }));
+      const one = oneStatement(parts);
+      const statements: Statement[] = one ? [one] : parts.map(({ text, values }) => ({ text, values }));
       return { statements, answers: () => bundles.map(() => undefined) };
     },
   };
