@@ -141,8 +141,8 @@ export async function memoryIntake(clients: number, ms = 3000): Promise<Driven> 
 /**
  * The three-step flow on PostgreSQL (a schema of its own, dropped afterwards), `concurrency` clients each submitting
  * one lead after another: leads per second, the median time per lead and the commits per lead (every write commit
- * the pool's connections made during the measured run, over the leads), or undefined when no server answers. Leads
- * are numbered from `first`.
+ * the pool's connections made during the measured run, over the leads; and of those, the ones that waited for the WAL
+ * flush), or undefined when no server answers. Leads are numbered from `first`.
  */
 export async function postgresIntake(
   first = 0,
@@ -156,7 +156,7 @@ export async function postgresIntake(
     /** Called at the start and the end of the measured run (the capacity bench reads CPU counters). */
     readonly onMeasured?: (phase: 'start' | 'end', pool: pg.Pool, schema: string, leads: number) => Promise<void>;
   } = {},
-): Promise<(Driven & { readonly commitsPerLead: number }) | undefined> {
+): Promise<(Driven & { readonly commitsPerLead: number; readonly flushesPerLead: number }) | undefined> {
   let n = first;
   const pool = new pg.Pool({
     connectionString: process.env.DATABASE_URL ?? 'postgres://leadroute:leadroute@127.0.0.1:5432/leadroute_test',
@@ -179,9 +179,11 @@ export async function postgresIntake(
         commits.reset();
       },
     );
-    const commitsPerLead = commits.counts().commits / driven.leads;
+    const counted = commits.counts();
+    const commitsPerLead = counted.commits / driven.leads;
+    const flushesPerLead = counted.flushes / driven.leads;
     await options.onMeasured?.('end', pool, schema, driven.leads);
-    return { ...driven, commitsPerLead };
+    return { ...driven, commitsPerLead, flushesPerLead };
   } catch (e) {
     console.log(`(skipped the PostgreSQL row: ${(e as Error).message}; start it with bash scripts/services.sh)`);
     return undefined;
@@ -246,7 +248,7 @@ const bench: Bench = async () => {
     const who = clients === 1 ? '1 client' : `${clients} clients`;
     console.log(
       `PostgreSQL, ${who}: ${onPostgres.perSecond.toFixed(0)} leads/s, p50 ${onPostgres.p50.toFixed(2)} ms, ` +
-        `${onPostgres.commitsPerLead.toFixed(2)} commits per lead; memory: ${onMemory.perSecond.toFixed(0)} leads/s, ` +
+        `${onPostgres.commitsPerLead.toFixed(2)} commits per lead (${onPostgres.flushesPerLead.toFixed(2)} waiting for the WAL flush); memory: ${onMemory.perSecond.toFixed(0)} leads/s, ` +
         `p50 ${onMemory.p50.toFixed(2)} ms`,
     );
     rows.push(

@@ -89,14 +89,16 @@ describe.skipIf(!available)('postgres intake: commits per lead (issue 22, target
       ).rows[0]?.n,
     );
 
-  it("commits a lead's records once: the cap's claim (before delivery) and one commit for all the rest", async () => {
+  it("commits a lead's records once, and waits for one flush: its cap's claim commits without waiting", async () => {
     counter.reset();
     expect((await intake.submit(n++))._unsafeUnwrap().outcome).toBe('success');
-    const { commits, log } = counter.counts();
-    // The cap's claim must be visible to every other lead before this one is delivered: it commits on its own. The
-    // lead, its events, rollups, field rollups and search document are the one other commit.
+    const { commits, flushes, log } = counter.counts();
+    // The cap's claim must be visible to every other lead before this one is delivered: it commits on its own, without
+    // waiting for the disk (the lead's commit flushes it). The lead, its events, rollups, field rollups and search
+    // document are the one other commit, the one the lead waits for.
     expect(log).toHaveLength(2);
     expect(commits).toBe(2);
+    expect(flushes).toBe(1);
     expect(log[0]).toMatch(/^INSERT INTO \S+\."counters"/);
     expect(log[1]).toMatch(/^WITH w0 AS \(INSERT INTO \S+\."rollups"/);
   });
@@ -106,6 +108,7 @@ describe.skipIf(!available)('postgres intake: commits per lead (issue 22, target
     const results = await Promise.all(Array.from({ length: 16 }, () => intake.submit(n++)));
     expect(results.every((r) => r.isOk() && r.value.outcome === 'success')).toBe(true);
     expect(counter.counts().commits).toBeLessThanOrEqual(16);
+    expect(counter.counts().flushes).toBeLessThanOrEqual(16);
   });
 
   describe('a failure injected in the lead', () => {
