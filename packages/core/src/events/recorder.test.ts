@@ -74,6 +74,31 @@ describe('event recorder: field rollups in the unit', () => {
     expect(cells.reduce((n, c) => n + c.count, 0)).toBe(2);
   });
 
+  it("asks the account's rolled-up fields once, with the unit's first event, not at its commit", async () => {
+    const { wrapped } = watched();
+    const fieldRollups = wrapped.fieldRollups;
+    if (!fieldRollups) throw new Error('memory storage has field rollups');
+    const asked: string[] = [];
+    const storage: Storage = {
+      ...wrapped,
+      fieldRollups: {
+        ...fieldRollups,
+        fields: (account) => {
+          asked.push(account);
+          return fieldRollups.fields(account);
+        },
+      },
+    };
+    const recorder = createEventRecorder({ storage, logger: silentLogger, clock: { now: () => NOW } });
+    const { lead, events } = aLeadWithEvents();
+    const unit = recorder.unit();
+    for (const event of events) unit.add(event);
+    // Read while the lead's steps run: the commit does not wait for one more lookup.
+    expect(asked).toEqual(['a1']);
+    (await unit.commit(lead))._unsafeUnwrap();
+    expect(asked).toEqual(['a1']);
+  });
+
   it('leaves neither events nor field rollup rows when the unit fails to commit', async () => {
     const refused = errors.storageFailure('injected failure in the commit') as StoreError;
     const { storage, wrapped, adds } = watched(() => errAsync(refused));

@@ -100,10 +100,12 @@ export function createEventRecorder(deps: { storage: Storage; logger: Logger; cl
    * Stores the events, their rollup and field rollup rows and the lead's search document (and the lead, when given)
    * as one unit: statistics never count an event that is not stored, nor miss one that is.
    */
-  const store = (lead: LeadRecord | undefined, events: readonly StoredEvent[]): ResultAsync<void, LeadrouteError> => {
+  const store = (
+    lead: LeadRecord | undefined,
+    events: readonly StoredEvent[],
+    fields: ResultAsync<readonly TrackedField[], LeadrouteError> = fieldsOf(events),
+  ): ResultAsync<void, LeadrouteError> => {
     const now = deps.clock.now();
-    // Asked at once, beside the rollup rows' lookups.
-    const fields = fieldsOf(events);
     return ResultAsync.combine(events.map((event) => rollupRows(storage, event, now))).andThen((rows) =>
       fields.andThen((tracked) => {
         const source = events.find((event) => event.type === 'source');
@@ -127,6 +129,7 @@ export function createEventRecorder(deps: { storage: Storage; logger: Logger; cl
     record: (event) => store(undefined, [event]).andThen(() => told([event])),
     unit() {
       const events: StoredEvent[] = [];
+      let fields: ResultAsync<readonly TrackedField[], LeadrouteError> | undefined;
       const announced: string[] = [];
       let settle: () => void = () => undefined;
       const done = new Promise<void>((resolve) => (settle = resolve));
@@ -139,10 +142,14 @@ export function createEventRecorder(deps: { storage: Storage; logger: Logger; cl
           announced.push(eventId);
           pending.set(eventId, done);
         },
-        add: (event) => void events.push(event),
+        add: (event) => {
+          // The account's rolled-up fields are asked with the first event, while the lead's steps run.
+          fields ??= fieldsOf([event]);
+          events.push(event);
+        },
         // Feedback waiting on an event is let go as soon as the unit is stored (or refused), not after the observers.
         commit: (lead) =>
-          store(lead, events)
+          store(lead, events, fields)
             .map(finish)
             .orElse((e) => {
               finish();
