@@ -90,6 +90,16 @@ export function valuesList(rows: number, casts: readonly string[]): string {
 const MAX_PARAMETERS = 65_535;
 
 /**
+ * `text` with each parameter `$n` made `$(n + by)`: outside quoted identifiers (a schema name may hold `$1`) and
+ * string literals, and not inside a word (`a$1` is an identifier).
+ */
+export function renumbered(text: string, by: number): string {
+  return text.replace(/"(?:[^"]|"")*"|'(?:[^']|'')*'|[\w$]*\$(\d+)/g, (token, n?: string) =>
+    n !== undefined && token === `$${n}` ? `$${Number(n) + by}` : token,
+  );
+}
+
+/**
  * Writes that answer nothing (no RETURNING), each on a different table, as one statement: each a data-modifying
  * `WITH` query, parameters renumbered. One statement is one round trip and commits by itself, whole or not at all,
  * as the statements would in one transaction; every part sees the same snapshot, which is why no table may occur
@@ -106,8 +116,7 @@ export function oneStatement(parts: readonly (Statement & { readonly table: stri
   const queries = parts.map((part, i) => {
     const at = offset;
     offset += part.values.length;
-    // Parameters are `$<digits>` not inside an identifier; the statements here quote no `$` in strings.
-    return `w${i} AS (${part.text.replace(/(?<![\w$])\$(\d+)/g, (_, n: string) => `$${Number(n) + at}`)})`;
+    return `w${i} AS (${renumbered(part.text, at)})`;
   });
   return { text: `WITH ${queries.join(', ')} SELECT`, values: parts.flatMap((part) => part.values) };
 }
