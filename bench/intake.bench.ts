@@ -10,7 +10,8 @@ import {
 import { memoryStorage } from '@leadroute/memory';
 import { migrate, postgresStorage } from '@leadroute/postgres';
 import pg from 'pg';
-import { type Bench, compare, measure } from './harness';
+import { countCommits } from '../adapters/postgres/src/commit-count';
+import { type Bench, compare, measure, median } from './harness';
 
 // Leads per second through service.leads.submit on memory storage, with a
 // three-step flow (a filter, a priced and mapped recipient, a capped recipient)
@@ -85,58 +86,104 @@ async function setUp(storage: Parameters<typeof createLeadService>[0]['storage']
   return { service, flow, vendor, recipient, acceptance };
 }
 
+/** The flow's service on some storage, as {@link setUp} makes it. */
+type Intake = Awaited<ReturnType<typeof setUp>>;
+
+/** What {@link drive} measured. */
+interface Driven {
+  /** Leads per second of wall time. */
+  readonly perSecond: number;
+  /** The median time one lead took, submit to answer (ms). */
+  readonly p50: number;
+  readonly leads: number;
+}
+
 /**
- * Leads per second through the three-step flow on PostgreSQL (a schema of its own,
- * dropped afterwards), ten at a time, or undefined when no server answers. Leads are
- * numbered from `first`. Exported so the PostgreSQL figure can be taken on its own.
+ * `clients` clients, each submitting one lead after another (the next once the last is answered), for `ms` of wall
+ * time after a warm-up: leads per second, and the median time a lead took. Wall time: the database works in its own
+ * processes, which this process's CPU time would not count. A lead that fails would count as speed, so any failure
+ * stops the row; `next` numbers the leads.
  */
-export async function postgresLeadsPerSecond(
+async function drive(
+  on: Intake,
+  clients: number,
+  ms: number,
+  next: () => number,
+  onStart?: () => Promise<void>,
+): Promise<Driven> {
+  const run = async (until: number, times?: number[]) => {
+    const client = async () => {
+      while (performance.now() < until) {
+        const started = performance.now();
+        const result = await on.service.leads.submit(on.flow.id, on.vendor, lead(next()));
+        if (result.isErr()) throw new Error(`a lead failed: ${result.error.message}`);
+        times?.push(performance.now() - started);
+      }
+    };
+    await Promise.all(Array.from({ length: clients }, client));
+  };
+  // A warm-up, as measure() has: the pool's connections open and the statements' first plans are not the steady state.
+  await run(performance.now() + 500);
+  await onStart?.();
+  const times: number[] = [];
+  const started = performance.now();
+  await run(started + ms, times);
+  return { perSecond: (times.length / (performance.now() - started)) * 1000, p50: median(times), leads: times.length };
+}
+
+/** The three-step flow on memory, driven as {@link postgresIntake} drives it: the PostgreSQL rows' baseline. */
+export async function memoryIntake(clients: number, ms = 3000): Promise<Driven> {
+  const on = await setUp(memoryStorage());
+  let n = 0;
+  return drive(on, clients, ms, () => n++);
+}
+
+/**
+ * The three-step flow on PostgreSQL (a schema of its own, dropped afterwards), `concurrency` clients each submitting
+ * one lead after another: leads per second, the median time per lead and the commits per lead (every write commit
+ * the pool's connections made during the measured run, over the leads; and of those, the ones that waited for the WAL
+ * flush), or undefined when no server answers. Leads are numbered from `first`.
+ */
+export async function postgresIntake(
   first = 0,
   options: {
     /** Makes the schema's tables; the partitions bench passes an older history. @default migrate */
     readonly prepare?: (pool: pg.Pool, schema: string) => Promise<void>;
     /** How long the measured run lasts. @default 4000 */
     readonly ms?: number;
-    /** Leads submitted at a time (each wave waits for all of them). @default 10 */
+    /** Clients submitting at once, each one lead after another. @default 10 */
     readonly concurrency?: number;
     /** Called at the start and the end of the measured run (the capacity bench reads CPU counters). */
     readonly onMeasured?: (phase: 'start' | 'end', pool: pg.Pool, schema: string, leads: number) => Promise<void>;
   } = {},
-): Promise<number | undefined> {
+): Promise<(Driven & { readonly commitsPerLead: number; readonly flushesPerLead: number }) | undefined> {
   let n = first;
-  const concurrency = options.concurrency ?? 10;
   const pool = new pg.Pool({
     connectionString: process.env.DATABASE_URL ?? 'postgres://leadroute:leadroute@127.0.0.1:5432/leadroute_test',
     max: 10,
   });
   pool.on('error', (error) => console.warn('idle PostgreSQL connection failed:', error.message));
+  const commits = countCommits(pool);
   const schema = `bench_${Date.now()}`;
   try {
     if (options.prepare) await options.prepare(pool, schema);
     else (await migrate(pool, { schema }))._unsafeUnwrap();
     const onPg = await setUp(postgresStorage({ pool, schema }));
-    // Ten leads at a time; a lead that fails would count as speed, so any failure stops the row.
-    const wave = async () => {
-      const results = await Promise.all(
-        Array.from({ length: concurrency }, () => onPg.service.leads.submit(onPg.flow.id, onPg.vendor, lead(n++))),
-      );
-      const failed = results.find((r) => r.isErr());
-      if (failed?.isErr()) throw new Error(`a lead failed: ${failed.error.message}`);
-    };
-    // A warm-up, as measure() has: the pool's connections open and the statements' first plans are not the steady
-    // state.
-    for (const until = performance.now() + 500; performance.now() < until; ) await wave();
-    // Wall time here: the database works in its own processes, which CPU time would not count.
-    await options.onMeasured?.('start', pool, schema, 0);
-    const started = performance.now();
-    let done = 0;
-    while (performance.now() - started < (options.ms ?? 4000)) {
-      await wave();
-      done += concurrency;
-    }
-    const perSecond = (done / (performance.now() - started)) * 1000;
-    await options.onMeasured?.('end', pool, schema, done);
-    return perSecond;
+    const driven = await drive(
+      onPg,
+      options.concurrency ?? 10,
+      options.ms ?? 4000,
+      () => n++,
+      async () => {
+        await options.onMeasured?.('start', pool, schema, 0);
+        commits.reset();
+      },
+    );
+    const counted = commits.counts();
+    const commitsPerLead = counted.commits / driven.leads;
+    const flushesPerLead = counted.flushes / driven.leads;
+    await options.onMeasured?.('end', pool, schema, driven.leads);
+    return { ...driven, commitsPerLead, flushesPerLead };
   } catch (e) {
     console.log(`(skipped the PostgreSQL row: ${(e as Error).message}; start it with bash scripts/services.sh)`);
     return undefined;
@@ -144,6 +191,14 @@ export async function postgresLeadsPerSecond(
     await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
     await pool.end();
   }
+}
+
+/** Leads per second of {@link postgresIntake}, or undefined when no server answers. */
+export async function postgresLeadsPerSecond(
+  first = 0,
+  options: Parameters<typeof postgresIntake>[1] = {},
+): Promise<number | undefined> {
+  return (await postgresIntake(first, options))?.perSecond;
 }
 
 const bench: Bench = async () => {
@@ -183,15 +238,46 @@ const bench: Bench = async () => {
     }),
   ];
 
-  // The same flow on PostgreSQL, beside the same baseline.
-  const onPostgres = await postgresLeadsPerSecond(n);
-  if (onPostgres !== undefined) {
+  // The same flow on PostgreSQL, beside the same flow on memory driven the same way (issue 22, target 3): at 16 and
+  // 64 clients at least half the leads/s of memory, one client's median lead within 5 ms, at most one commit per lead.
+  for (const clients of [1, 16, 64]) {
+    const onPostgres = await postgresIntake(n, { concurrency: clients, ms: 4000 });
+    n += 1_000_000;
+    if (onPostgres === undefined) break;
+    const onMemory = await memoryIntake(clients);
+    const who = clients === 1 ? '1 client' : `${clients} clients`;
+    console.log(
+      `PostgreSQL, ${who}: ${onPostgres.perSecond.toFixed(0)} leads/s, p50 ${onPostgres.p50.toFixed(2)} ms, ` +
+        `${onPostgres.commitsPerLead.toFixed(2)} commits per lead (${onPostgres.flushesPerLead.toFixed(2)} waiting for the WAL flush); memory: ${onMemory.perSecond.toFixed(0)} leads/s, ` +
+        `p50 ${onMemory.p50.toFixed(2)} ms`,
+    );
     rows.push(
-      compare('intake: leads/s through service.leads.submit (PostgreSQL, 3 steps, 10 at a time)', onPostgres, {
-        name: 'hand-written pipeline (memory)',
-        value: results['hand-written pipeline'],
+      compare(`intake: leads/s through service.leads.submit (PostgreSQL, 3 steps, ${who})`, onPostgres.perSecond, {
+        name: `memory, ${who}`,
+        value: onMemory.perSecond,
+        ...(clients === 1 ? {} : { minRatio: 0.5 }),
       }),
     );
+    const last = rows[rows.length - 1];
+    // The ratio's target holds only with at most one commit per lead: both are issue 22's target 3.
+    if (last && clients > 1)
+      rows[rows.length - 1] = {
+        ...last,
+        target: '>= 0.5 with <= 1 commit per lead',
+        met: (last.ratio ?? 0) >= 0.5 && onPostgres.commitsPerLead <= 1,
+      };
+    if (clients === 1)
+      rows.push({
+        name: 'intake: p50 latency per lead through service.leads.submit (PostgreSQL, 3 steps, 1 client)',
+        unit: 'ms',
+        value: onPostgres.p50,
+        baseline: 'memory, 1 client',
+        baselineValue: onMemory.p50,
+        ratio: onMemory.p50 / onPostgres.p50,
+        target: '<= 5 ms',
+        met: onPostgres.p50 <= 5,
+        measuredAt: new Date().toISOString(),
+      });
   }
   return rows;
 };

@@ -37,6 +37,7 @@ export function memoryStorage(): MemoryStorage {
   const leads = leadStore(tables);
   const rollups = rollupStore(tables.rollups);
   const search = memorySearchIndex(tables.search);
+  const fieldRollups = fieldRollupStore();
   return {
     tables,
     accounts: accountStore(tables),
@@ -48,14 +49,14 @@ export function memoryStorage(): MemoryStorage {
     counters: counterStore(tables),
     credentials: credentialStore(tables),
     rollups,
-    fieldRollups: fieldRollupStore(),
+    fieldRollups,
     search,
     spool: memorySpool(),
     certificates: certificateStore(tables),
     alerts: alertStore(tables.alerts),
     exports: exportStore(tables.exports),
     jobs: jobStore(tables.jobs),
-    leadWrites: memoryLeadWrites(tables, { events, leads, rollups, search }),
+    leadWrites: memoryLeadWrites(tables, { events, leads, rollups, fieldRollups, search }),
     idempotency: idempotencyStore(),
   };
 }

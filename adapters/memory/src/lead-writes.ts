@@ -1,6 +1,7 @@
 import {
   errors,
   type EventStore,
+  type FieldRollupStore,
   type LeadStore,
   type LeadWrites,
   type RollupStore,
@@ -19,7 +20,13 @@ import { type MemoryTables, sharingCopies } from './tables';
  */
 export function memoryLeadWrites(
   t: MemoryTables,
-  stores: { events: EventStore; leads: LeadStore; rollups: RollupStore; search: SearchIndex },
+  stores: {
+    events: EventStore;
+    leads: LeadStore;
+    rollups: RollupStore;
+    fieldRollups: FieldRollupStore;
+    search: SearchIndex;
+  },
 ): LeadWrites {
   const conflict = (message: string) => errAsync(errors.conflict(message) as StoreError);
   return {
@@ -37,6 +44,7 @@ export function memoryLeadWrites(
         if (bundle.lead) void stores.leads.insert(bundle.lead);
       });
       if (bundle.rollups.length > 0) void stores.rollups.add(bundle.rollups);
+      if (bundle.fieldRollups && bundle.fieldRollups.length > 0) void stores.fieldRollups.add(bundle.fieldRollups);
       if (bundle.search) void stores.search.index(bundle.search);
       return okAsync(undefined);
     },

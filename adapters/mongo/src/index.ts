@@ -2,6 +2,7 @@ import type { Storage, StoreError } from '@leadroute/core';
 import type { ResultAsync } from 'neverthrow';
 import { collectionsOf, databaseOf, type MongoStorageOptions } from './collections';
 import { ensureIndexes } from './indexes';
+import { FIELD_ROLLUP_COLLECTIONS, type FieldRollupDoc } from './queries/field-rollups';
 import { accountStore } from './stores/accounts';
 import { alertStore } from './stores/alerts';
 import { aliasStore } from './stores/aliases';
@@ -72,7 +73,13 @@ export function mongoStorage(options: MongoStorageOptions): MongoStorage {
     alerts: alertStore(collections),
     idempotency: idempotencyStore(options),
     ...(options.transactions && startSession
-      ? { leadWrites: leadWrites({ startSession: startSession.bind(options.client) }, collections) }
+      ? {
+          leadWrites: leadWrites(
+            { startSession: startSession.bind(options.client) },
+            collections,
+            databaseOf(options).collection<FieldRollupDoc>(FIELD_ROLLUP_COLLECTIONS.cells),
+          ),
+        }
       : {}),
     ensureIndexes: () => ensureIndexes(options),
   };

@@ -99,16 +99,19 @@ export interface PostgresStorageOptions {
  * acquire and a statement timeout on the pool (see the options), so a stopped or
  * frozen database costs requests a 503, never the process or a hung request.
  *
- * A lead's records (the lead, its events, their rollup rows, its search document)
- * are one write, `leadWrites.commit`, made in one transaction: they become visible
- * together or not at all, so a process killed mid-lead leaves no half-written lead.
- * Those writes, and the other batched ones (counters, seen sources), go through a
- * group commit: writes that arrive while a batch is committing are sent together
- * as the next batch, in one transaction with one statement per kind of write, so
- * concurrent leads share round trips and WAL flushes. Each call still answers only
- * once its own write has committed, and a write the database refuses fails only
- * its own call (a lead whole, never part of it). Lookups of flows, accounts and
- * entities made in the same turn of the event loop share one statement.
+ * A lead's records (the lead, its events, their rollup and field rollup rows, its
+ * search document) are one write, `leadWrites.commit`, made in one statement: they
+ * become visible together or not at all, so a process killed mid-lead leaves no
+ * half-written lead. Those writes, and the other batched ones (counters, seen
+ * sources), go through a group commit with a queue per kind of write: writes that
+ * arrive while a batch of their kind is committing are sent together as the next
+ * batch, so concurrent leads share round trips and WAL flushes (a batch of leads is
+ * one statement and one commit). Each call still answers only once its own write
+ * has committed, and a write the database refuses fails only its own call (a lead
+ * whole, never part of it). A cap's slot commits without waiting for the WAL flush
+ * and is made durable by its lead's commit (see the counter store), so a lead waits
+ * for one flush. Lookups of flows, accounts, entities and rolled-up fields made in
+ * the same turn of the event loop share one statement.
  * @example
  * import pg from 'pg';
  * import { migrate, postgresStorage } from '@leadroute/postgres';
@@ -149,7 +152,7 @@ export function postgresStorage(options: PostgresStorageOptions): Storage {
     counters: counterStore(db, schema, writer),
     credentials: credentialStore(db, schema),
     rollups: rollupStore(db, schema, writer, reads),
-    fieldRollups: fieldRollupStore(db, schema, reads),
+    fieldRollups: fieldRollupStore(db, schema, reads, reader),
     search: searchIndex(db, schema, writer, reads),
     exports: exportStore(db, schema),
     jobs: jobStore(db, schema),

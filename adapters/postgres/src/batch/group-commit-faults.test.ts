@@ -71,20 +71,35 @@ describe('group commit when the database fails', () => {
     });
     const writer = groupCommit(pool);
     const results = await Promise.all([writer.write(numbers, 1), writer.write(other, 2), writer.write(numbers, 3)]);
-    expect(sent).toEqual(['BEGIN', 'INSERT 1,3']);
+    // Each kind's batch once (kinds have queues of their own), none made again write by write.
+    expect([...sent].sort()).toEqual(['INSERT 1,3', 'INSERT 2']);
     for (const result of results)
       expect(result._unsafeUnwrapErr()).toMatchObject({ type: 'StorageUnavailable', cause: timeout });
   });
 
   it('rolls a refused transaction back and keeps its connection, then writes one by one', async () => {
-    const other: WriteKind<number, string> = { ...numbers, what: 'insert other' };
+    // A kind of two statements, so a batch is a transaction: the second refuses the write of 2.
+    const checked: WriteKind<number, string> = {
+      what: 'insert checked',
+      plan: (inputs) => ({
+        statements: [
+          { text: `INSERT ${inputs.join(',')}`, values: [...inputs] },
+          { text: `CHECK ${inputs.join(',')}`, values: [...inputs] },
+        ],
+        answers: () => inputs.map((n) => `stored ${n}`),
+      }),
+    };
     const { pool, sent, released } = fakePool(async (text) => {
-      if (text === 'INSERT 2') throw refused('22007');
+      if (text.startsWith('CHECK') && text.includes('2')) throw refused('22007');
       return { rows: [], rowCount: 1 };
     });
     const writer = groupCommit(pool);
-    const results = await Promise.all([writer.write(numbers, 1), writer.write(other, 2)]);
-    expect(sent).toEqual(['BEGIN', 'INSERT 1', 'INSERT 2', 'ROLLBACK', 'INSERT 1', 'INSERT 2']);
+    const results = await Promise.all([writer.write(checked, 1), writer.write(checked, 2)]);
+    expect(sent).toEqual([
+      ...['BEGIN', 'INSERT 1,2', 'CHECK 1,2', 'ROLLBACK'],
+      ...['BEGIN', 'INSERT 1', 'CHECK 1', 'COMMIT'],
+      ...['BEGIN', 'INSERT 2', 'CHECK 2', 'ROLLBACK'],
+    ]);
     // Three checkouts (the batch, then each write alone), every connection handed back whole.
     expect(released).toEqual([undefined, undefined, undefined]);
     expect(results[0]?._unsafeUnwrap()).toBe('stored 1');

@@ -77,26 +77,27 @@ async function execute(pool: Pool, statements: readonly Statement[]): Promise<Ou
 }
 
 /**
- * Group commit: a writer that sends the writes arriving while a batch is being
- * committed together, as the next batch. A batch is one statement per kind of
- * write (a multi-row INSERT, an upsert over unnested arrays) and one commit, so
- * concurrent callers share round trips and the WAL flush instead of paying one
- * each. Every caller's result comes when its batch has committed. When a batch
+ * Group commit: a writer that sends the writes of one kind arriving while a batch of
+ * that kind is being committed together, as the next batch. A batch is the kind's
+ * statement for all its writes (a multi-row INSERT, an upsert over unnested arrays)
+ * and one commit, so concurrent callers share round trips and the WAL flush instead
+ * of paying one each. Each kind has its own queue: a cap's claim, which a lead waits
+ * for before its delivery, never waits behind a batch of committing leads, and a
+ * batch of one statement needs no BEGIN and COMMIT of its own (a statement alone
+ * commits by itself). Every caller's result comes when its batch has committed. When a batch
  * is refused (a duplicate key, a bad value in one row), its writes are made again
  * one by one, so a bad write fails only its own caller; when a connection breaks
  * while committing, each caller gets the error, as it would have alone.
  */
 export function groupCommit(pool: Pool, options: GroupCommitOptions = {}): Writer {
   const maxBatch = Math.max(1, options.maxBatch ?? 500);
-  const queue: Pending[] = [];
-  let busy = false;
 
   const fail = (items: readonly Pending[], error: unknown) => {
     for (const item of items) item.settle(err(toStoreError(item.kind.what, error)));
   };
 
   async function run(batch: readonly Pending[]): Promise<void> {
-    // One plan per kind, kinds in name order, so batches from several processes lock rows in the same order.
+    // One plan per kind (a lane's batch holds one kind; kinds in name order should several ever share a batch).
     const byKind = new Map<string, Pending[]>();
     for (const item of batch) {
       const items = byKind.get(item.kind.what);
@@ -142,17 +143,19 @@ export function groupCommit(pool: Pool, options: GroupCommitOptions = {}): Write
     }
   }
 
-  const next = () => {
-    if (busy || queue.length === 0) return;
-    busy = true;
+  /** One queue per kind of write, each with at most one batch in flight. */
+  const lanes = new Map<string, { queue: Pending[]; busy: boolean }>();
+  const next = (lane: { queue: Pending[]; busy: boolean }) => {
+    if (lane.busy || lane.queue.length === 0) return;
+    lane.busy = true;
     // After this turn's callbacks, so the writes of callers resumed together go out together.
     nextTurn(() => {
-      const batch = queue.splice(0, maxBatch);
+      const batch = lane.queue.splice(0, maxBatch);
       run(batch)
         .catch((error: unknown) => fail(batch, error))
         .finally(() => {
-          busy = false;
-          next();
+          lane.busy = false;
+          next(lane);
         });
     });
   };
@@ -161,8 +164,10 @@ export function groupCommit(pool: Pool, options: GroupCommitOptions = {}): Write
     write: <In, Out>(kind: WriteKind<In, Out>, input: In) =>
       new ResultAsync<Out, StoreError>(
         new Promise((settle) => {
-          queue.push({ kind: kind as WriteKind<unknown, unknown>, input, settle: settle as Pending['settle'] });
-          next();
+          let lane = lanes.get(kind.what);
+          if (!lane) lanes.set(kind.what, (lane = { queue: [], busy: false }));
+          lane.queue.push({ kind: kind as WriteKind<unknown, unknown>, input, settle: settle as Pending['settle'] });
+          next(lane);
         }),
       ),
   };

@@ -31,8 +31,8 @@ export interface Plan<Out> {
 export interface WriteKind<In, Out> {
   /**
    * The operation in error messages (`insert event` gives `[leadroute] [postgres]
-   * insert event failed: ...`). Kinds in one transaction run in the order of this
-   * name, so every process takes row locks in the same order.
+   * insert event failed: ...`), and the kind's identity: the group commit keeps one
+   * queue per name, so a batch holds writes of one kind only.
    */
   readonly what: string;
   plan(inputs: readonly In[]): Plan<Out>;
@@ -84,4 +84,39 @@ export function valuesList(rows: number, casts: readonly string[]): string {
     { length: rows },
     (_, r) => `(${casts.map((cast, c) => `$${r * width + c + 1}${cast ? `::${cast}` : ''}`).join(', ')})`,
   ).join(', ');
+}
+
+/** The most parameters one statement can carry (the protocol counts them in 16 bits). */
+const MAX_PARAMETERS = 65_535;
+
+/**
+ * `text` with each parameter `$n` made `$(n + by)`: outside quoted identifiers (a schema name may hold `$1`) and
+ * string literals, and not inside a word (`a$1` is an identifier).
+ */
+export function renumbered(text: string, by: number): string {
+  return text.replace(/"(?:[^"]|"")*"|'(?:[^']|'')*'|[\w$]*\$(\d+)/g, (token, n?: string) =>
+    n !== undefined && token === `$${n}` ? `$${Number(n) + by}` : token,
+  );
+}
+
+/**
+ * Writes that answer nothing (no RETURNING), each on a different table, as one statement: each a data-modifying
+ * `WITH` query, parameters renumbered. One statement is one round trip and commits by itself, whole or not at all,
+ * as the statements would in one transaction; every part sees the same snapshot, which is why no table may occur
+ * twice (an upsert cannot touch a row twice in a statement). Undefined when they cannot be one: two statements on one
+ * table, or too many parameters.
+ */
+export function oneStatement(parts: readonly (Statement & { readonly table: string })[]): Statement | undefined {
+  const [only] = parts;
+  if (!only) return undefined;
+  if (parts.length === 1) return only;
+  if (new Set(parts.map((part) => part.table)).size < parts.length) return undefined;
+  if (parts.reduce((n, part) => n + part.values.length, 0) > MAX_PARAMETERS) return undefined;
+  let offset = 0;
+  const queries = parts.map((part, i) => {
+    const at = offset;
+    offset += part.values.length;
+    return `w${i} AS (${renumbered(part.text, at)})`;
+  });
+  return { text: `WITH ${queries.join(', ')} SELECT`, values: parts.flatMap((part) => part.values) };
 }

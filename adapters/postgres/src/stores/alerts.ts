@@ -1,4 +1,5 @@
 import type { AlertStore, StoredActivity, StoredAlert } from '@leadroute/core';
+import { okAsync } from 'neverthrow';
 import { directWriter, valuesList, type WriteKind, type Writer } from '../batch/writer';
 import { type Queryable, query } from '../query';
 import { asStored, fromJsonb, qualified, toJsonb } from '../sql';
@@ -48,11 +49,16 @@ const markSourcesSeen = (table: string): WriteKind<Sighting, boolean> => ({
   },
 });
 
+/** How many seen (account, source) pairs a process remembers before it starts over. */
+const KNOWN_PAIRS = 100_000;
+
 /**
  * Alerts, their timelines, settings overrides, seen sources and detector leases.
  * Every write that must be atomic is one statement: `markSourceSeen` an
  * `INSERT ... ON CONFLICT DO NOTHING` (true for the one insert that lands; through
- * `writer`, which may send several callers' sightings in one statement), and
+ * `writer`, which may send several callers' sightings in one statement; a pair the
+ * process has seen stored is answered false without a statement, as every lead from
+ * a known source would otherwise cost a write), and
  * `tryLease` an upsert whose update only happens when the lease is free, expired or
  * the caller's own (the row lock makes concurrent callers re-check in turn).
  */
@@ -63,6 +69,8 @@ export function alertStore(db: Queryable, schema: string, writer: Writer = direc
   const seen = qualified(schema, 'alert_seen_sources');
   const leases = qualified(schema, 'leases');
   const markSeen = markSourcesSeen(seen);
+  /** Pairs this process knows are stored as seen. */
+  const known = new Set<string>();
   return {
     put: (alert) =>
       query(
@@ -130,7 +138,16 @@ export function alertStore(db: Queryable, schema: string, writer: Writer = direc
         `INSERT INTO ${settings} (scope, overrides) VALUES ($1, $2::jsonb) ON CONFLICT (scope) DO UPDATE SET overrides = EXCLUDED.overrides`,
         [scope, toJsonb(overrides)],
       ).map(() => undefined),
-    markSourceSeen: (accountId, sourceId, at) => writer.write(markSeen, { accountId, sourceId, at }),
+    markSourceSeen: (accountId, sourceId, at) => {
+      // A pair once stored stays (nothing deletes a sighting): a later sighting is not new, without asking.
+      const pair = JSON.stringify([asStored(accountId), asStored(sourceId)]);
+      if (known.has(pair)) return okAsync(false);
+      return writer.write(markSeen, { accountId, sourceId, at }).map((isNew) => {
+        if (known.size >= KNOWN_PAIRS) known.clear();
+        known.add(pair);
+        return isNew;
+      });
+    },
     tryLease: (name, owner, now, until) =>
       query(
         db,

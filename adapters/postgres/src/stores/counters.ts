@@ -44,6 +44,7 @@ const incrementCounters = (table: string): WriteKind<Increment, boolean> => ({
       statements: rounds.map((round) => ({
         text: `INSERT INTO ${table} AS c (key, count, expires_at)
          SELECT t.key, t.n, t.expires_at FROM unnest($1::text[], $2::float8[], $3::timestamptz[], $4::int[]) AS t (key, maximum, expires_at, n)
+         CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS asynchronous
          WHERE t.n - 1 < t.maximum ORDER BY t.key COLLATE "C"
          ON CONFLICT (key) DO UPDATE SET count = c.count + EXCLUDED.count, expires_at = EXCLUDED.expires_at
          WHERE c.count + EXCLUDED.count - 1 < (SELECT u.maximum FROM unnest($1::text[], $2::float8[]) AS u (key, maximum) WHERE u.key = c.key)
@@ -75,7 +76,17 @@ const incrementCounters = (table: string): WriteKind<Increment, boolean> => ({
 /**
  * Cap and ping-limit counters. `tryIncrement` is one upsert (see above): concurrent
  * callers serialize on the row lock and each re-checks the condition against the
- * committed count, so no more than `maximum` of them ever succeed. Increments go
+ * committed count, so no more than `maximum` of them ever succeed.
+ *
+ * An increment commits without waiting for its WAL to reach disk (`synchronous_commit`
+ * off for its transaction alone): it is visible to every other caller at once, which
+ * is what a cap needs, and it is made durable by the commit of its lead, which waits
+ * for the WAL up to that point, this increment included (the WAL is written in
+ * order). So an acknowledged lead's slot is never lost, and a lead waits for one
+ * flush instead of two. What a database crash can lose is the slots of leads not
+ * yet acknowledged (delivered perhaps, stored not): at most the increments of the
+ * last moments before the crash (PostgreSQL flushes asynchronous commits within
+ * three `wal_writer_delay`s, and every synchronous commit flushes them too). Increments go
  * through `writer`, which may send several callers' increments in one statement.
  */
 export function counterStore(db: Queryable, schema: string, writer: Writer = directWriter(db)): CounterStore {

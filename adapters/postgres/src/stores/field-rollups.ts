@@ -1,4 +1,7 @@
 import type { FieldRollupRow, FieldRollupStore, TrackedField } from '@leadroute/core';
+import { okAsync } from 'neverthrow';
+import { directReader, type ReadKind, type Reader } from '../batch/reads';
+import type { WriteKind } from '../batch/writer';
 import { type Queryable, query } from '../query';
 import { iso, qualified } from '../sql';
 import { cellUpsert, ROLLUP_DIMENSIONS, ROLLUP_SUMS } from './rollups';
@@ -27,16 +30,15 @@ interface FieldRollupDbRow {
 }
 
 /**
- * Field rollup cells in `field_rollups` (migration 18): `add` is one `INSERT ... SELECT FROM unnest ... ON CONFLICT
- * DO UPDATE` adding to the sums (rows of one cell summed first, cells in key order); `query` walks the primary key
- * for one account, field and range of hours. The account's fields are one jsonb row in `rollup_fields`.
+ * Adding field rollup rows: the rows of every call in one `INSERT ... SELECT FROM unnest(...) ON CONFLICT DO UPDATE`
+ * adding to the stored sums (rows of one cell summed first, cells in key order, as {@link cellUpsert} does). A lead's
+ * rows go in its bundle ({@link commitLeadBundles}), in the transaction of its events.
  */
-export function fieldRollupStore(db: Queryable, schema: string, reads: Queryable = db): FieldRollupStore {
-  const table = qualified(schema, 'field_rollups');
-  const settings = qualified(schema, 'rollup_fields');
-  return {
-    add(rows) {
-      const columns: unknown[][] = COLUMNS.map(() => []);
+export const addFieldRollups = (table: string): WriteKind<readonly FieldRollupRow[], undefined> => ({
+  what: 'add field rollups',
+  plan: (calls) => {
+    const columns: unknown[][] = COLUMNS.map(() => []);
+    for (const rows of calls)
       for (const row of rows) {
         const values: unknown[] = [
           row.account_id,
@@ -59,7 +61,42 @@ export function fieldRollupStore(db: Queryable, schema: string, reads: Queryable
         ];
         for (const [i, v] of values.entries()) columns[i]?.push(v);
       }
-      return query(db, 'add field rollups', cellUpsert(table, CELL, CELL_TYPES), columns).map(() => undefined);
+    return {
+      statements: [{ text: cellUpsert(table, CELL, CELL_TYPES), values: columns }],
+      answers: () => calls.map(() => undefined),
+    };
+  },
+});
+
+/**
+ * Field rollup cells in `field_rollups` (migration 18): `add` is one `INSERT ... SELECT FROM unnest ... ON CONFLICT
+ * DO UPDATE` adding to the sums (rows of one cell summed first, cells in key order); `query` walks the primary key
+ * for one account, field and range of hours. The account's fields are one jsonb row in `rollup_fields`, read through
+ * `reader` (lookups made in one turn share a statement).
+ */
+export function fieldRollupStore(
+  db: Queryable,
+  schema: string,
+  reads: Queryable = db,
+  reader: Reader = directReader(db),
+): FieldRollupStore {
+  const table = qualified(schema, 'field_rollups');
+  const add = addFieldRollups(table);
+  const fieldsOf: ReadKind<{ account_id: string; fields: TrackedField[] }> = {
+    what: 'read rolled-up fields',
+    statement: (ids) => ({
+      text: `SELECT account_id, fields FROM ${settings} WHERE account_id = ANY($1::text[])`,
+      values: [ids],
+    }),
+    id: (row) => row.account_id,
+  };
+  const settings = qualified(schema, 'rollup_fields');
+  return {
+    add: (rows) => {
+      const [statement] = add.plan([rows]).statements;
+      return statement
+        ? query(db, add.what, statement.text, statement.values).map(() => undefined)
+        : okAsync(undefined);
     },
     query: (q) => {
       // Summed over the columns the caller does not read: a month by state is hundreds of rows, not a cell per hour.
@@ -116,13 +153,8 @@ export function fieldRollupStore(db: Queryable, schema: string, reads: Queryable
         ),
       );
     },
-    fields: (account_id) =>
-      query<{ fields: TrackedField[] }>(
-        db,
-        'read rolled-up fields',
-        `SELECT fields FROM ${settings} WHERE account_id = $1`,
-        [account_id],
-      ).map(({ rows }) => rows[0]?.fields),
+    // Every lead's intake asks: the lookups of one turn share a statement.
+    fields: (account_id) => reader.get(fieldsOf, account_id).map((row) => row?.fields),
     setFields: (account_id, fields) =>
       query(
         db,

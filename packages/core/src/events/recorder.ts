@@ -4,6 +4,7 @@ import type { Clock } from '../ports/clock';
 import type { LeadWriteBundle } from '../ports/lead-writes';
 import type { LeadRecord } from '../ports/leads';
 import type { Logger } from '../ports/logger';
+import type { TrackedField } from '../ports/field-rollups';
 import type { RollupRow } from '../ports/rollups';
 import type { Storage } from '../ports/storage';
 import { searchDocument } from '../search/service';
@@ -82,39 +83,44 @@ export function createEventRecorder(deps: { storage: Storage; logger: Logger; cl
         okAsync(undefined),
       )
       .andThen(() => (bundle.rollups.length === 0 ? okAsync(undefined) : storage.rollups.add(bundle.rollups)))
+      .andThen(() => {
+        const rows = bundle.fieldRollups ?? [];
+        return rows.length === 0 || !storage.fieldRollups ? okAsync(undefined) : storage.fieldRollups.add(rows);
+      })
       .andThen(() => (bundle.search ? storage.search.index(bundle.search) : okAsync(undefined)))
       .andThen(() => (bundle.lead ? storage.leads.insert(bundle.lead) : okAsync(undefined)));
 
-  /**
-   * The field rollup rows of the events (for the lead fields each account rolls up), written after the unit: a crash
-   * between the two leaves the field cells short, never the events.
-   */
-  const addFieldRows = (events: readonly StoredEvent[], rows: readonly RollupRow[][]) => {
-    const store = storage.fieldRollups;
+  /** The lead fields the events' account rolls up (none without `storage.fieldRollups`). */
+  const fieldsOf = (events: readonly StoredEvent[]): ResultAsync<readonly TrackedField[], LeadrouteError> => {
     const account = events[0]?.account_id;
-    if (!store || account === undefined) return okAsync(undefined);
-    return trackedFields(storage, account).andThen((fields) => {
-      if (fields.length === 0) return okAsync(undefined);
-      const all = events.flatMap((event, i) => fieldRows(event, rows[i] ?? [], fields));
-      return all.length === 0 ? okAsync(undefined) : store.add(all);
-    });
+    return account === undefined ? okAsync([]) : trackedFields(storage, account);
   };
 
-  /** Stores the events, their rollup rows and the lead's search document (and the lead, when given) as one unit. */
-  const store = (lead: LeadRecord | undefined, events: readonly StoredEvent[]): ResultAsync<void, LeadrouteError> => {
+  /**
+   * Stores the events, their rollup and field rollup rows and the lead's search document (and the lead, when given)
+   * as one unit: statistics never count an event that is not stored, nor miss one that is.
+   */
+  const store = (
+    lead: LeadRecord | undefined,
+    events: readonly StoredEvent[],
+    fields: ResultAsync<readonly TrackedField[], LeadrouteError> = fieldsOf(events),
+  ): ResultAsync<void, LeadrouteError> => {
     const now = deps.clock.now();
-    return ResultAsync.combine(events.map((event) => rollupRows(storage, event, now))).andThen((rows) => {
-      const source = events.find((event) => event.type === 'source');
-      const bundle: LeadWriteBundle = {
-        ...(lead ? { lead } : {}),
-        events,
-        rollups: rows.flat() as RollupRow[],
-        ...(source ? { search: searchDocument(source) } : {}),
-      };
-      return (storage.leadWrites ? storage.leadWrites.commit(bundle) : oneByOne(bundle)).andThen(() =>
-        addFieldRows(events, rows),
-      );
-    });
+    return ResultAsync.combine(events.map((event) => rollupRows(storage, event, now))).andThen((rows) =>
+      fields.andThen((tracked) => {
+        const source = events.find((event) => event.type === 'source');
+        const fieldRollups =
+          tracked.length === 0 ? [] : events.flatMap((event, i) => fieldRows(event, rows[i] ?? [], tracked));
+        const bundle: LeadWriteBundle = {
+          ...(lead ? { lead } : {}),
+          events,
+          rollups: rows.flat() as RollupRow[],
+          ...(fieldRollups.length > 0 ? { fieldRollups } : {}),
+          ...(source ? { search: searchDocument(source) } : {}),
+        };
+        return storage.leadWrites ? storage.leadWrites.commit(bundle) : oneByOne(bundle);
+      }),
+    );
   };
   const told = (events: readonly StoredEvent[]): ResultAsync<void, LeadrouteError> =>
     observers.length === 0 ? okAsync(undefined) : ResultAsync.fromSafePromise(notify(events));
@@ -123,6 +129,7 @@ export function createEventRecorder(deps: { storage: Storage; logger: Logger; cl
     record: (event) => store(undefined, [event]).andThen(() => told([event])),
     unit() {
       const events: StoredEvent[] = [];
+      let fields: ResultAsync<readonly TrackedField[], LeadrouteError> | undefined;
       const announced: string[] = [];
       let settle: () => void = () => undefined;
       const done = new Promise<void>((resolve) => (settle = resolve));
@@ -135,10 +142,14 @@ export function createEventRecorder(deps: { storage: Storage; logger: Logger; cl
           announced.push(eventId);
           pending.set(eventId, done);
         },
-        add: (event) => void events.push(event),
+        add: (event) => {
+          // The account's rolled-up fields are asked with the first event, while the lead's steps run.
+          fields ??= fieldsOf([event]);
+          events.push(event);
+        },
         // Feedback waiting on an event is let go as soon as the unit is stored (or refused), not after the observers.
         commit: (lead) =>
-          store(lead, events)
+          store(lead, events, fields)
             .map(finish)
             .orElse((e) => {
               finish();

@@ -1,5 +1,6 @@
 import type { ResultAsync } from 'neverthrow';
 import type { StoredEvent } from '../domain/events';
+import type { FieldRollupRow } from './field-rollups';
 import type { LeadRecord } from './leads';
 import type { RollupRow } from './rollups';
 import type { SearchDocument } from './search';
@@ -17,6 +18,11 @@ export interface LeadWriteBundle {
   readonly events: readonly StoredEvent[];
   /** The statistics rows the events add (summed into their cells). */
   readonly rollups: readonly RollupRow[];
+  /**
+   * The field rollup rows the events add (summed into their cells, `storage.fieldRollups`): one per rollup row and
+   * field the account rolls up. Absent or empty when it rolls up none.
+   */
+  readonly fieldRollups?: readonly FieldRollupRow[];
   /** The lead's search document, indexed from its source event. */
   readonly search?: SearchDocument;
 }
