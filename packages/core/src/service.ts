@@ -194,7 +194,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
   const storage = options.storage;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
-  const entities = createEntitiesApi({ storage, clock });
+  const entities = createEntitiesApi({ storage, clock, renamed: (id) => void nameCache.delete(id) });
   const certificates = createCertificatesApi({
     storage,
     clock,
@@ -236,13 +236,30 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     aliasCache.set(accountId, { at: clock.now(), names });
     return names;
   };
+  // Entity names by ID, kept as long as aliases (and forgotten at once when this process renames one): each step of
+  // every lead names its recipient, which would otherwise read the entity each time, a round trip on a database (#22).
+  const nameCache = new Map<string, { readonly at: number; readonly name: Promise<string> }>();
+  const storedName = (id: string): Promise<string> => {
+    const cached = nameCache.get(id);
+    if (cached && clock.now() - cached.at < ALIAS_TTL_MS) return cached.name;
+    const name = storage.entities.get(id).match(
+      (record) => record?.name ?? '',
+      () => {
+        // A failed read is not remembered: the next lead reads again.
+        nameCache.delete(id);
+        return '';
+      },
+    );
+    if (nameCache.size > 100_000) nameCache.clear();
+    nameCache.set(id, { at: clock.now(), name });
+    return name;
+  };
   const entityName = async (accountId: string, id: string): Promise<string> => {
     const alias = (await aliasNames(accountId)).get(id);
     if (alias) return alias;
     const builtIn = standardEntity(id);
     if (builtIn) return builtIn.name;
-    const record = await storage.entities.get(id);
-    return record.isOk() && record.value ? record.value.name : '';
+    return storedName(id);
   };
   const alerts = createAlertsApi({ storage, clock, logger, recorder, notifier, entityName });
   const events = createEventsApi({ storage, clock });

@@ -30,7 +30,12 @@ export function toEntity(record: EntityRecord): Entity {
   return entity;
 }
 
-export function createEntitiesApi(deps: { storage: Storage; clock: Clock }): EntitiesApi {
+export function createEntitiesApi(deps: {
+  storage: Storage;
+  clock: Clock;
+  /** Told after an entity is updated: the service's cache of entity names forgets it. */
+  renamed?: (id: string) => void;
+}): EntitiesApi {
   const { storage, clock } = deps;
 
   const visible = (principal: Principal, id: Id): ResultAsync<Entity | undefined, LeadrouteError> => {
@@ -168,7 +173,10 @@ export function createEntitiesApi(deps: { storage: Storage; clock: Clock }): Ent
         };
         return checkSee(principal, merged.id, merged)
           .andThen(() => storage.entities.update(merged))
-          .map(() => toEntity(merged))
+          .map(() => {
+            deps.renamed?.(merged.id);
+            return toEntity(merged);
+          })
           .andThen(withFlowsOne(principal));
       });
     },

@@ -1,0 +1,71 @@
+import { createLeadService, type EntityCreateBody, type Storage, scriptedRecipient } from '@leadroute/core';
+import { memoryStorage } from '@leadroute/memory';
+import { describe, expect, it } from 'vitest';
+
+// The recipient's name on each step's event comes from the entity; the service keeps names by ID
+// for as long as it keeps aliases (5 s), and forgets one at once when it renames that entity.
+async function setUp() {
+  let now = Date.parse('2026-03-01T12:00:00Z');
+  const clock = { now: () => now };
+  const base = memoryStorage();
+  const reads: string[] = [];
+  const storage: Storage = {
+    ...base,
+    entities: {
+      ...base.entities,
+      get: (id) => {
+        reads.push(id);
+        return base.entities.get(id);
+      },
+    },
+  };
+  const recipient = scriptedRecipient();
+  recipient.respondWith({ outcome: 'success' });
+  const service = createLeadService({ storage, clock, integrations: [recipient], exports: { worker: false } });
+  const { api_key } = (await service.accounts.create({ name: 'Names' }))._unsafeUnwrap();
+  const principal = (await service.accounts.authenticate(api_key))._unsafeUnwrap();
+  const entity = async (body: { name: string } & Partial<EntityCreateBody>) =>
+    (
+      await service.entities.create(principal, { module_ids: [], source: null, recipient: null, ...body })
+    )._unsafeUnwrap().id;
+  const vendor = await entity({ name: 'Vendor', source: 'seller' });
+  const buyer = await entity({ name: 'Buyer One', recipient: 'buyer' });
+  const flow = (
+    await service.flows.create(principal, {
+      name: 'Names',
+      sources: [{ entity_id: vendor }],
+      steps: [1, 2].map(() => ({ type: 'recipient' as const, entity_id: buyer, module_id: recipient.id })),
+    })
+  )._unsafeUnwrap();
+  const names = async () => {
+    const lead = (await service.leads.submit(flow.id, vendor, { first_name: 'Ada' }))._unsafeUnwrap().lead.id;
+    const events = (await service.events.list(principal, { type: 'recipient', limit: 100 }))._unsafeUnwrap();
+    return events
+      .filter((e) => e.lead_id === lead)
+      .map((e) => (e.vars as { recipient?: { name?: string } }).recipient?.name);
+  };
+  return { service, principal, base, buyer, reads, names, tick: (ms: number) => void (now += ms) };
+}
+
+describe('entity names on events', () => {
+  it('reads a recipient entity once for many leads and steps, not once per step', async () => {
+    const { buyer, reads, names } = await setUp();
+    reads.length = 0;
+    for (let i = 0; i < 5; i++) expect(await names()).toEqual(['Buyer One', 'Buyer One']);
+    expect(reads.filter((id) => id === buyer)).toHaveLength(1);
+  });
+
+  it("shows a rename made through this service at once, and another instance's within 5 s", async () => {
+    const { service, principal, base, buyer, names, tick } = await setUp();
+    expect(await names()).toEqual(['Buyer One', 'Buyer One']);
+    (await service.entities.update(principal, buyer, { name: 'Buyer Two' }))._unsafeUnwrap();
+    expect(await names()).toEqual(['Buyer Two', 'Buyer Two']);
+
+    // Another instance renames it in the shared storage: this one sees it once its copy is 5 s old.
+    const record = (await base.entities.get(buyer))._unsafeUnwrap();
+    if (!record) throw new Error('the entity is stored');
+    (await base.entities.update({ ...record, name: 'Buyer Three' }))._unsafeUnwrap();
+    tick(5_001);
+    expect(await names()).toEqual(['Buyer Three', 'Buyer Three']);
+  });
+});
