@@ -11,6 +11,13 @@ async function setUp() {
   const reads: string[] = [];
   const storage: Storage = {
     ...base,
+    accounts: {
+      ...base.accounts,
+      get: (id) => {
+        reads.push(id);
+        return base.accounts.get(id);
+      },
+    },
     entities: {
       ...base.entities,
       get: (id) => {
@@ -53,6 +60,18 @@ describe('entity names on events', () => {
     reads.length = 0;
     for (let i = 0; i < 5; i++) expect(await names()).toEqual(['Buyer One', 'Buyer One']);
     expect(reads.filter((id) => id === buyer)).toHaveLength(1);
+  });
+
+  it("reads the flow's account once for many leads, and sees its new time zone at once after an update here", async () => {
+    const { service, principal, reads, names } = await setUp();
+    await names();
+    reads.length = 0;
+    for (let i = 0; i < 5; i++) await names();
+    expect(reads.filter((id) => id === principal.account.id)).toHaveLength(0);
+    (await service.accounts.update(principal.account.id, { time_zone: 'Asia/Tokyo' }))._unsafeUnwrap();
+    reads.length = 0;
+    await names();
+    expect(reads.filter((id) => id === principal.account.id)).toHaveLength(1);
   });
 
   it("shows a rename made through this service at once, and another instance's within 5 s", async () => {

@@ -1,5 +1,6 @@
 import { createOperatorsApi, type OperatorStaffConfig, type OperatorsApi } from './operators';
 import { randomBytes } from 'node:crypto';
+import { err, ok, type Result, ResultAsync } from 'neverthrow';
 import { hostname } from 'node:os';
 import { type AccountsApi, createAccountsApi } from './accounts/service';
 import { type AlertsApi, createAlertsApi } from './alerts/service';
@@ -31,6 +32,9 @@ import type { Notifier } from './ports/notifier';
 import type { Storage } from './ports/storage';
 import { createSearchApi, type SearchApi } from './search';
 import { isoTime } from './time';
+import { shortLived } from './short-lived';
+import type { Account } from './ports/accounts';
+import type { StoreError } from './ports/store-error';
 import { createStatsApi, type StatsApi } from './stats';
 
 /** Options of {@link createLeadService}: the ports the service runs on. */
@@ -181,6 +185,9 @@ export function missingStorageMethods(storage: Storage): string[] {
   return missing;
 }
 
+/** How long what every lead reads (aliases, entity names, the account) is kept: another instance's change shows within it. */
+const SHORT_TTL_MS = 5_000;
+
 /**
  * The composition root: wires the ports into the sub-APIs.
  * @example
@@ -194,7 +201,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
   const storage = options.storage;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
-  const entities = createEntitiesApi({ storage, clock, renamed: (id) => void nameCache.delete(id) });
+  const entities = createEntitiesApi({ storage, clock, renamed: (id) => names.forget(id) });
   const certificates = createCertificatesApi({
     storage,
     clock,
@@ -221,45 +228,46 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     fileStore: options.fileStore,
     options: options.exports ?? {},
   });
-  // An account's aliases by entity, read at most every ALIAS_TTL_MS per account (and at once after this
-  // process changes one): the name that account sees for an entity in its events, search hits and alerts (#19.12).
-  const aliasCache = new Map<string, { readonly at: number; readonly names: Promise<Map<string, string>> }>();
-  const ALIAS_TTL_MS = 5_000;
-  const aliasNames = (accountId: string): Promise<Map<string, string>> => {
-    const cached = aliasCache.get(accountId);
-    if (cached && clock.now() - cached.at < ALIAS_TTL_MS) return cached.names;
-    const names = storage.aliases.listByAccount(accountId).match(
-      (aliases) => new Map(aliases.map((a) => [a.entity_id, a.entity_alias])),
-      () => new Map<string, string>(),
-    );
-    if (aliasCache.size > 10_000) aliasCache.clear();
-    aliasCache.set(accountId, { at: clock.now(), names });
-    return names;
-  };
-  // Entity names by ID, kept as long as aliases (and forgotten at once when this process renames one): each step of
-  // every lead names its recipient, which would otherwise read the entity each time, a round trip on a database (#22).
-  const nameCache = new Map<string, { readonly at: number; readonly name: Promise<string> }>();
-  const storedName = (id: string): Promise<string> => {
-    const cached = nameCache.get(id);
-    if (cached && clock.now() - cached.at < ALIAS_TTL_MS) return cached.name;
-    const name = storage.entities.get(id).match(
-      (record) => record?.name ?? '',
-      () => {
-        // A failed read is not remembered: the next lead reads again.
-        nameCache.delete(id);
-        return '';
-      },
-    );
-    if (nameCache.size > 100_000) nameCache.clear();
-    nameCache.set(id, { at: clock.now(), name });
-    return name;
-  };
+  // What every lead reads and almost nothing changes, kept SHORT_TTL_MS (and forgotten at once when this process
+  // changes it): an account's aliases by entity, the name that account sees for an entity in its events, search hits
+  // and alerts (#19.12); entity names, which every recipient step puts on its event; the account a lead is for (#22:
+  // each was a read per lead or per step, a round trip on a database).
+  const aliases = shortLived<Map<string, string>>({
+    clock,
+    ttlMs: SHORT_TTL_MS,
+    max: 10_000,
+    read: (accountId) =>
+      storage.aliases.listByAccount(accountId).match(
+        (list) => ({ value: new Map(list.map((a) => [a.entity_id, a.entity_alias])), kept: true }),
+        () => ({ value: new Map<string, string>(), kept: false }),
+      ),
+  });
+  const accounts = shortLived<Result<Account | undefined, StoreError>>({
+    clock,
+    ttlMs: SHORT_TTL_MS,
+    max: 10_000,
+    read: (id) =>
+      storage.accounts.get(id).match(
+        (found) => ({ value: ok(found), kept: found !== undefined }),
+        (e) => ({ value: err(e), kept: false }),
+      ),
+  });
+  const names = shortLived<string>({
+    clock,
+    ttlMs: SHORT_TTL_MS,
+    max: 100_000,
+    read: (id) =>
+      storage.entities.get(id).match(
+        (record) => ({ value: record?.name ?? '', kept: true }),
+        () => ({ value: '', kept: false }),
+      ),
+  });
   const entityName = async (accountId: string, id: string): Promise<string> => {
-    const alias = (await aliasNames(accountId)).get(id);
+    const alias = (await aliases.get(accountId)).get(id);
     if (alias) return alias;
     const builtIn = standardEntity(id);
     if (builtIn) return builtIn.name;
-    return storedName(id);
+    return names.get(id);
   };
   const alerts = createAlertsApi({ storage, clock, logger, recorder, notifier, entityName });
   const events = createEventsApi({ storage, clock });
@@ -329,10 +337,10 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     get running() {
       return jobs !== undefined && closing === undefined;
     },
-    accounts: createAccountsApi({ storage, clock }),
+    accounts: createAccountsApi({ storage, clock, changed: accounts.forget }),
     operators: createOperatorsApi(options.operatorStaff),
     entities,
-    aliases: createAliasesApi({ storage, clock, entities, changed: (accountId) => void aliasCache.delete(accountId) }),
+    aliases: createAliasesApi({ storage, clock, entities, changed: aliases.forget }),
     flows: createFlowsApi({ storage, clock, entities, integrations }),
     leads: createLeadsApi({
       storage,
@@ -342,6 +350,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       recorder,
       compile: createFlowCache(),
       entityName,
+      account: (id) => new ResultAsync(accounts.get(id)),
       host: options.host ?? hostname(),
     }),
     events,

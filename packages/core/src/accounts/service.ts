@@ -81,7 +81,12 @@ const checkNewAccount = deepValidator(NewAccountInput);
 const checkChanges = deepValidator(AccountChangesInput);
 const checkIssueKey = deepValidator(IssueKeyInput);
 
-export function createAccountsApi(deps: { storage: Storage; clock: Clock }): AccountsApi {
+export function createAccountsApi(deps: {
+  storage: Storage;
+  clock: Clock;
+  /** Told after an account is updated: the service's short-lived copy of it is dropped. */
+  changed?: (id: Id) => void;
+}): AccountsApi {
   const { storage, clock } = deps;
   const account = (id: Id) =>
     storage.accounts.get(id).andThen((found) => (found ? okAsync(found) : errAsync(errors.notFound('account', id))));
@@ -165,9 +170,10 @@ export function createAccountsApi(deps: { storage: Storage; clock: Clock }): Acc
           ...(changes.time_zone === undefined ? {} : { time_zone: changes.time_zone }),
           ...(email ? { notification_email: email } : {}),
         };
-        return storage.accounts
-          .update(next)
-          .andThen((updated) => (updated ? okAsync(next) : errAsync(errors.notFound('account', id))));
+        return storage.accounts.update(next).andThen((updated) => {
+          deps.changed?.(next.id);
+          return updated ? okAsync(next) : errAsync(errors.notFound('account', id));
+        });
       });
     },
     principalFor(accountId, user) {

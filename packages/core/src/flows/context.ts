@@ -1,3 +1,5 @@
+import type { ResultAsync } from 'neverthrow';
+import type { LeadrouteError } from '../errors';
 import type { IdSequence } from '../ids';
 import type { Account } from '../ports/accounts';
 import type { Clock } from '../ports/clock';
@@ -18,6 +20,8 @@ export interface IntakeDeps {
   readonly compile: (flow: FlowRecord) => CompiledFlow;
   /** The display name of an entity for events (`source.name`, `recipient.name`). */
   readonly entityName: (accountId: string, entityId: string) => Promise<string>;
+  /** The account a flow belongs to, as read at most a few seconds ago. */
+  readonly account: (id: string) => ResultAsync<Account | undefined, LeadrouteError>;
   /** Recorded as `host` on events. */
   readonly host: string;
 }

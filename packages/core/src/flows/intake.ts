@@ -116,7 +116,7 @@ function prepare(
       (digest === undefined || !postingSecretMatches(digest, postingSecret))
     )
       return errAsync(POSTING_SECRET_REQUIRED);
-    return deps.storage.accounts.get(flow.account_id).andThen((account) => {
+    return deps.account(flow.account_id).andThen((account) => {
       if (!account) return errAsync(NO_SUCH_POSTING_URL);
       const now = deps.clock.now();
       const env = { now, timeZone: account.time_zone };
