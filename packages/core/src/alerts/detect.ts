@@ -55,8 +55,8 @@ export interface DetectDeps {
 /** An account's aggregate as its last pass left it, and what it was made of. */
 interface KeptAggregate {
   readonly agg: Aggregate;
-  /** The slots of the enabled category types: another set of them folds rows differently. */
-  readonly covered: string;
+  /** The slots of the enabled category types, a bit each: another set of them folds rows differently. */
+  readonly covered: number;
   /** The store's mark when its cells were read ({@link RollupStore.changedHours}). */
   mark: number;
   /** The last pass that read it. */
@@ -117,7 +117,8 @@ async function accountAggregate(
   const labelsFrom = Math.min(hours, Math.max(0, span.labelsFrom));
   const to = from + hours * HOUR_MS;
   const { kept } = opts;
-  const covered = [...opts.covered].join(',');
+  let covered = 0;
+  for (const slot of opts.covered.values()) covered |= 1 << slot;
   const changedHours = storage.rollups.changedHours?.bind(storage.rollups);
   const prior = kept?.accounts.get(accountId);
   const reuse =
