@@ -254,6 +254,15 @@ export function shiftAggregate(agg: Aggregate, k: number): void {
 }
 
 /**
+ * Drops every unit's labels once the detectors have read them: an aggregate kept for the next pass would otherwise
+ * hold a pass's worth of small label arrays until then, long enough for the collector to move them to the old
+ * generation, and that pass makes them again anyway ({@link clearHours}).
+ */
+export function dropLabels(agg: Aggregate): void {
+  for (const units of [agg.recipients, agg.sources]) for (const u of units.values()) u.labels = undefined;
+}
+
+/**
  * Sets hours [`start`, end of span) of `agg` back to no cells, for {@link foldRows} to add that range's rows again, and
  * drops every unit's labels: the range must hold every labelled hour (from `labelsFrom` on).
  */
@@ -263,7 +272,7 @@ export function clearHours(agg: Aggregate, start: number): void {
     for (const u of units.values()) {
       clearFrom(u.total, s);
       for (const hits of u.hits) if (hits) clearFrom(hits, s);
-      u.labels?.clear();
+      u.labels = undefined;
     }
   for (const counts of agg.flows.values()) clearFrom(counts, s);
 }

@@ -10,6 +10,7 @@ import {
   type Aggregate,
   clearHours,
   coveredSlots,
+  dropLabels,
   emptyAggregate,
   foldRows,
   type HourCounts,
@@ -98,7 +99,18 @@ function spanStart(settings: AlertSettings, now: number, dayStart: number): numb
  * (its start and length), `now` and the window, and accounts of a zone with the same
  * settings share all four. Detectors only read them.
  */
-type WeightCache = Map<string, HourCounts>;
+type WeightCache = Map<string, Map<number, Map<number, HourCounts>>>;
+
+// A pass formats the same few hours (span bounds of each zone) for every account: they are remembered.
+const isoTimes = new Map<number, string>();
+function iso(ms: number): string {
+  let text = isoTimes.get(ms);
+  if (text === undefined) {
+    if (isoTimes.size >= 1024) isoTimes.clear();
+    isoTimes.set(ms, (text = isoTime(ms)));
+  }
+  return text;
+}
 
 /**
  * The account's source and recipient cells over `span` (see {@link emptyAggregate}), folded. With
@@ -134,12 +146,7 @@ async function accountAggregate(
   let mark: number | undefined;
   if (kept && changedHours) {
     // Asked before the cells are read: cells added in between are read now and again next pass, never missed.
-    const changed = await changedHours(
-      accountId,
-      isoTime(from),
-      isoTime(to),
-      reuse ? reuse.mark : Number.MAX_SAFE_INTEGER,
-    );
+    const changed = await changedHours(accountId, iso(from), iso(to), reuse ? reuse.mark : Number.MAX_SAFE_INTEGER);
     if (changed.isErr()) return err(changed.error);
     mark = changed.value.mark;
     if (reuse) {
@@ -154,8 +161,8 @@ async function accountAggregate(
   }
   const rows = await storage.rollups.query({
     account_id: accountId,
-    from: isoTime(readFrom),
-    to: isoTime(to),
+    from: iso(readFrom),
+    to: iso(to),
     kinds: ['source', 'recipient'],
   });
   if (rows.isErr()) {
@@ -218,13 +225,19 @@ async function detectFindings(
   );
   if (made.isErr()) return err(made.error);
   const agg = made.value;
+  // By span, then window start and end: numbers as keys, not a string made per lookup.
+  const span = `${from}:${agg.hours}`;
+  let bySpan = cache.get(span);
+  if (!bySpan) cache.set(span, (bySpan = new Map()));
+  const ofSpan = bySpan;
   const weights = (a: number, b: number): HourCounts => {
-    const key = `${from}:${agg.hours}:${a}:${b}`;
-    let w = cache.get(key);
+    let byStart = ofSpan.get(a);
+    if (!byStart) ofSpan.set(a, (byStart = new Map()));
+    let w = byStart.get(b);
     if (!w) {
       w = zeros(agg.hours);
       for (let h = 0; h < agg.hours; h++) w[h] = cellWeight(from + h * HOUR_MS, now, a, b);
-      cache.set(key, w);
+      byStart.set(b, w);
     }
     return w;
   };
@@ -238,7 +251,9 @@ async function detectFindings(
     weights,
     active: activeByKey,
   };
-  return ok([...detectRates(input), ...detectNoLeads(input), ...detectNewSources(input)]);
+  const findings = [...detectRates(input), ...detectNoLeads(input), ...detectNewSources(input)];
+  dropLabels(agg);
+  return ok(findings);
 }
 
 async function evaluate(
