@@ -111,6 +111,23 @@ describe('memory rollup store: the hour index', () => {
     expect((await changed(Number.MAX_SAFE_INTEGER))?.hours).toEqual([]);
   });
 
+  it('answers changed hours alike from its log of changes and, for a mark older than the log keeps, from a scan', async () => {
+    const store = rollupStore(new Map());
+    const changed = async (since: number) =>
+      (await store.changedHours?.(ACCOUNT, at(0), at(48), since))?._unsafeUnwrap();
+    (await store.add([row(0)]))._unsafeUnwrap();
+    const start = (await changed(0))?.mark ?? 0;
+    // 1,500 adds over 48 hours (hour = i mod 48), one at a time: more changes than the log keeps.
+    const marks: number[] = [];
+    for (let i = 0; i < 1500; i++) {
+      (await store.add([row(i % 48, { step_id: `s${i % 5}` })]))._unsafeUnwrap();
+      marks.push((await changed(Number.MAX_SAFE_INTEGER))?.mark ?? 0);
+    }
+    const expected = (since: number) => [...new Set(marks.flatMap((m, i) => (m > since ? [at(i % 48)] : [])))].sort();
+    for (const since of [start, marks[100] ?? 0, marks[1400] ?? 0, marks[1490] ?? 0, marks[1499] ?? 0])
+      expect((await changed(since))?.hours).toEqual(expected(since));
+  });
+
   it('finds a cell to sum into whether its hour is scanned (few cells) or indexed (many)', async () => {
     const store = rollupStore(new Map());
     // 40 distinct cells in one hour: the first 31 are found by a scan, then the hour gets its index.

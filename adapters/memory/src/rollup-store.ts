@@ -21,7 +21,19 @@ interface HourCells {
 export interface AccountCells extends Hours<HourCells> {
   /** The latest of its hours' `changed`: an account nothing was added to since a mark answers without a scan. */
   changed: number;
+  /**
+   * Its hours each time one changed in an add that had not changed it yet, with that add's mark (`marks`, in
+   * order): {@link RollupStore.changedHours} walks back from the end to its mark instead of over every hour. Trimmed
+   * to its newer half past {@link CHANGES_KEPT} entries; `trimmed` is the newest mark left out, and a mark before it
+   * is answered by a scan of the hours.
+   */
+  changes: HourCells[];
+  marks: number[];
+  trimmed: number;
 }
+
+/** How many hour changes an account keeps before it drops the older half. */
+const CHANGES_KEPT = 1024;
 
 /** Hours with this many cells keep a key index; smaller ones are scanned. */
 const INDEXED_FROM = 32;
@@ -111,6 +123,20 @@ export function withSums<R extends Sums>(prior: R, row: Sums): R {
 const hourCells = (account: AccountCells, hour: string): HourCells =>
   hourOf(account, hour, () => ({ hour, rows: [], index: undefined, kinds: 0, changed: 0 }));
 
+/** Marks `hour` of `account` changed by the add of `mark`, the first of that add's rows in it. */
+function noteChange(account: AccountCells, hour: HourCells, mark: number): void {
+  hour.changed = mark;
+  account.changed = mark;
+  account.changes.push(hour);
+  account.marks.push(mark);
+  if (account.changes.length > CHANGES_KEPT) {
+    const drop = account.changes.length >> 1;
+    account.trimmed = account.marks[drop - 1] as number;
+    account.changes.splice(0, drop);
+    account.marks.splice(0, drop);
+  }
+}
+
 /** Where `cell`'s row is in `hour`, or -1. */
 function findCell(hour: HourCells, cell: RollupCell): number {
   if (hour.index) return hour.index.get(cellKey(cell)) ?? -1;
@@ -155,10 +181,13 @@ export function rollupStore(cells: RollupTable): RollupStore {
       mark += 1;
       for (const row of rows) {
         let account = cells.get(row.account_id);
-        if (!account) cells.set(row.account_id, (account = { byHour: new Map(), sorted: [], changed: 0 }));
+        if (!account)
+          cells.set(
+            row.account_id,
+            (account = { byHour: new Map(), sorted: [], changed: 0, changes: [], marks: [], trimmed: 0 }),
+          );
         const hour = hourCells(account, intern(row.hour));
-        hour.changed = mark;
-        account.changed = mark;
+        if (hour.changed !== mark) noteChange(account, hour, mark);
         const at = findCell(hour, row);
         const prior = at < 0 ? undefined : hour.rows[at];
         if (!prior) {
@@ -209,15 +238,26 @@ export function rollupStore(cells: RollupTable): RollupStore {
     changedHours(accountId, from, to, since) {
       const account = cells.get(accountId);
       const hours: string[] = [];
-      if (account && account.changed > since) {
+      if (!account || account.changed <= since) return okAsync({ mark, hours });
+      if (since < account.trimmed) {
         const { sorted } = account;
         for (let i = lowerBound(sorted, from); i < sorted.length; i++) {
           const hour = sorted[i] as HourCells;
           if (hour.hour >= to) break;
           if (hour.changed > since) hours.push(hour.hour);
         }
+        return okAsync({ mark, hours });
       }
-      return okAsync({ mark, hours });
+      // Every hour changed after `since` has an entry after it (an hour can have several: its latest counts).
+      const { changes, marks } = account;
+      const seen = new Set<HourCells>();
+      for (let i = changes.length - 1; i >= 0 && (marks[i] as number) > since; i--) {
+        const hour = changes[i] as HourCells;
+        if (seen.has(hour)) continue;
+        seen.add(hour);
+        if (hour.hour >= from && hour.hour < to) hours.push(hour.hour);
+      }
+      return okAsync({ mark, hours: hours.sort() });
     },
     activeAccounts(from, to) {
       const active: string[] = [];
