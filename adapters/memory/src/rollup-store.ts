@@ -5,14 +5,49 @@ import { okAsync } from 'neverthrow';
 interface HourCells {
   readonly hour: string;
   readonly rows: RollupRow[];
-  /** Cell key (without account and hour) → index in `rows`. */
-  readonly index: Map<string, number>;
+  /**
+   * Cell key (without account and hour) → index in `rows`, once the hour holds {@link INDEXED_FROM} cells. A smaller
+   * hour is searched row by row: most hours of most accounts hold a few dozen cells, and a key string per cell would
+   * cost more memory than the cell itself.
+   */
+  index: Map<string, number> | undefined;
   /** The kinds among `rows`, as {@link kindBit}s: a query for all of them copies the hour without reading its rows. */
   kinds: number;
+  /** The store's mark when a cell of the hour was last added to ({@link RollupStore.changedHours}). */
+  changed: number;
 }
 
 /** One account's cells by hour. */
-export interface AccountCells extends Hours<HourCells> {}
+export interface AccountCells extends Hours<HourCells> {
+  /** The latest of its hours' `changed`: an account nothing was added to since a mark answers without a scan. */
+  changed: number;
+  /**
+   * Its hours each time one changed in an add that had not changed it yet, with that add's mark (`marks`, in
+   * order): {@link RollupStore.changedHours} walks back from the end to its mark instead of over every hour. Trimmed
+   * to its newer half past {@link CHANGES_KEPT} entries; `trimmed` is the newest mark left out, and a mark before it
+   * is answered by a scan of the hours.
+   */
+  changes: HourCells[];
+  marks: number[];
+  trimmed: number;
+}
+
+/** How many hour changes an account keeps before it drops the older half. */
+const CHANGES_KEPT = 1024;
+
+/** Hours with this many cells keep a key index; smaller ones are scanned. */
+const INDEXED_FROM = 32;
+
+/** Whether two cells are the same one. */
+const sameCell = (a: RollupCell, b: RollupCell): boolean =>
+  a.flow_id === b.flow_id &&
+  a.source_id === b.source_id &&
+  a.recipient_id === b.recipient_id &&
+  a.step_id === b.step_id &&
+  a.kind === b.kind &&
+  a.outcome === b.outcome &&
+  a.category === b.category &&
+  a.stage === b.stage;
 
 /**
  * Rollup cells per account, then per hour. A cell is never changed in place: `add`
@@ -86,7 +121,29 @@ export function withSums<R extends Sums>(prior: R, row: Sums): R {
 }
 
 const hourCells = (account: AccountCells, hour: string): HourCells =>
-  hourOf(account, hour, () => ({ hour, rows: [], index: new Map(), kinds: 0 }));
+  hourOf(account, hour, () => ({ hour, rows: [], index: undefined, kinds: 0, changed: 0 }));
+
+/** Marks `hour` of `account` changed by the add of `mark`, the first of that add's rows in it. */
+function noteChange(account: AccountCells, hour: HourCells, mark: number): void {
+  hour.changed = mark;
+  account.changed = mark;
+  account.changes.push(hour);
+  account.marks.push(mark);
+  if (account.changes.length > CHANGES_KEPT) {
+    const drop = account.changes.length >> 1;
+    account.trimmed = account.marks[drop - 1] as number;
+    account.changes.splice(0, drop);
+    account.marks.splice(0, drop);
+  }
+}
+
+/** Where `cell`'s row is in `hour`, or -1. */
+function findCell(hour: HourCells, cell: RollupCell): number {
+  if (hour.index) return hour.index.get(cellKey(cell)) ?? -1;
+  const rows = hour.rows;
+  for (let i = 0; i < rows.length; i++) if (sameCell(rows[i] as RollupRow, cell)) return i;
+  return -1;
+}
 
 export function rollupStore(cells: RollupTable): RollupStore {
   // One string per distinct ID, hour and label, shared by every row that holds it: each
@@ -117,19 +174,28 @@ export function rollupStore(cells: RollupTable): RollupStore {
       revenue: row.revenue,
       purchase_price: row.purchase_price,
     });
+  // Counts up with every add: hours and accounts remember the mark of their last change.
+  let mark = 0;
   return {
     add(rows) {
+      mark += 1;
       for (const row of rows) {
         let account = cells.get(row.account_id);
-        if (!account) cells.set(row.account_id, (account = { byHour: new Map(), sorted: [] }));
+        if (!account)
+          cells.set(
+            row.account_id,
+            (account = { byHour: new Map(), sorted: [], changed: 0, changes: [], marks: [], trimmed: 0 }),
+          );
         const hour = hourCells(account, intern(row.hour));
-        const key = cellKey(row);
-        const at = hour.index.get(key);
-        const prior = at === undefined ? undefined : hour.rows[at];
-        if (at === undefined || !prior) {
-          hour.index.set(key, hour.rows.length);
+        if (hour.changed !== mark) noteChange(account, hour, mark);
+        const at = findCell(hour, row);
+        const prior = at < 0 ? undefined : hour.rows[at];
+        if (!prior) {
+          hour.index?.set(cellKey(row), hour.rows.length);
           hour.rows.push(stored(row));
           hour.kinds |= kindBit(row.kind);
+          if (!hour.index && hour.rows.length >= INDEXED_FROM)
+            hour.index = new Map(hour.rows.map((r, i) => [cellKey(r), i]));
         } else {
           hour.rows[at] = withSums(prior, row);
         }
@@ -168,6 +234,30 @@ export function rollupStore(cells: RollupTable): RollupStore {
       }
       out.length = n;
       return okAsync(out);
+    },
+    changedHours(accountId, from, to, since) {
+      const account = cells.get(accountId);
+      const hours: string[] = [];
+      if (!account || account.changed <= since) return okAsync({ mark, hours });
+      if (since < account.trimmed) {
+        const { sorted } = account;
+        for (let i = lowerBound(sorted, from); i < sorted.length; i++) {
+          const hour = sorted[i] as HourCells;
+          if (hour.hour >= to) break;
+          if (hour.changed > since) hours.push(hour.hour);
+        }
+        return okAsync({ mark, hours });
+      }
+      // Every hour changed after `since` has an entry after it (an hour can have several: its latest counts).
+      const { changes, marks } = account;
+      const seen = new Set<HourCells>();
+      for (let i = changes.length - 1; i >= 0 && (marks[i] as number) > since; i--) {
+        const hour = changes[i] as HourCells;
+        if (seen.has(hour)) continue;
+        seen.add(hour);
+        if (hour.hour >= from && hour.hour < to) hours.push(hour.hour);
+      }
+      return okAsync({ mark, hours: hours.sort() });
     },
     activeAccounts(from, to) {
       const active: string[] = [];

@@ -57,10 +57,13 @@ export interface UnitCounts {
   labels?: Map<string, HourCounts>;
 }
 
-/** An account's source and recipient cells folded into per-hour arrays: what every detector reads. */
+/**
+ * An account's source and recipient cells folded into per-hour arrays: what every detector reads. The detector keeps
+ * it from pass to pass ({@link shiftAggregate}, {@link clearHours}, {@link foldRows}), so only `from` changes.
+ */
 export interface Aggregate {
   /** Start of the span (a whole UTC hour) and its length in hours. */
-  readonly from: number;
+  from: number;
   readonly hours: number;
   /** The first hour labels are kept for: `labels` arrays start there. */
   readonly labelsFrom: number;
@@ -68,6 +71,26 @@ export interface Aggregate {
   readonly sources: Map<string, UnitCounts>;
   /** Source events per flow, per hour (no-leads). */
   readonly flows: Map<string, HourCounts>;
+}
+
+/** The slot of each category whose type `covered` says is enabled. */
+export function coveredSlots(covered: (type: RateType) => boolean): ReadonlyMap<string, number> {
+  const slots = new Map<string, number>();
+  for (const [category, type] of Object.entries(CATEGORY_TYPE)) if (covered(type)) slots.set(category, SLOT[type]);
+  return slots;
+}
+
+/** An aggregate of no cells over `hours` hours from `from`, with labels from hour `labelsFrom` on. */
+export function emptyAggregate(from: number, hours: number, labelsFrom = 0): Aggregate {
+  return {
+    from,
+    hours,
+    // Labels only for the hours a window can reach: their arrays are a few hours long, not a week.
+    labelsFrom: Math.min(hours, Math.max(0, labelsFrom)),
+    recipients: new Map(),
+    sources: new Map(),
+    flows: new Map(),
+  };
 }
 
 /**
@@ -88,20 +111,18 @@ export function aggregate(
   covered: (type: RateType) => boolean,
   labelsFrom = 0,
 ): Aggregate {
-  // Labels only for the hours a window can reach: their arrays are a few hours long, not a week.
-  const labelStart = Math.min(hours, Math.max(0, labelsFrom));
-  const agg: Aggregate = {
-    from,
-    hours,
-    labelsFrom: labelStart,
-    recipients: new Map(),
-    sources: new Map(),
-    flows: new Map(),
-  };
-  // The slot of each category whose type is enabled; categories of disabled types count as plain rejections.
-  const coveredSlot = new Map<string, number>();
-  for (const [category, type] of Object.entries(CATEGORY_TYPE))
-    if (covered(type)) coveredSlot.set(category, SLOT[type]);
+  const agg = emptyAggregate(from, hours, labelsFrom);
+  foldRows(agg, rows, coveredSlots(covered));
+  return agg;
+}
+
+/**
+ * Adds the rows to `agg` (see {@link aggregate}); rows outside its span are left out. `coveredSlot` is
+ * {@link coveredSlots}.
+ */
+export function foldRows(agg: Aggregate, rows: readonly RollupRow[], coveredSlot: ReadonlyMap<string, number>): void {
+  const { from, hours } = agg;
+  const labelStart = agg.labelsFrom;
   const newUnit = (): UnitCounts => ({
     total: zeros(hours),
     hits: new Array<HourCounts | undefined>(RATE_TYPES.length).fill(undefined),
@@ -183,7 +204,77 @@ export function aggregate(
     }
     if (isCovered) hit(sourceUnit(row.source_id), categorySlot, h, n, row);
   }
-  return agg;
+}
+
+// Plain loops: copyWithin, fill and every on plain arrays are generic builtins, several times slower on these
+// short arrays, and a pass runs them for every array of every account.
+
+/** Whether every hour of `counts` is 0. */
+function empty(counts: HourCounts): boolean {
+  for (let h = 0; h < counts.length; h++) if (counts[h] !== 0) return false;
+  return true;
+}
+
+/** Moves `counts` `k` places towards its start; the hours that come free at its end are 0. */
+function shiftLeft(counts: HourCounts, k: number): void {
+  const n = counts.length;
+  for (let h = 0; h + k < n; h++) counts[h] = counts[h + k] as number;
+  for (let h = Math.max(0, n - k); h < n; h++) counts[h] = 0;
+}
+
+/** Sets hours `start` on of `counts` to 0. */
+function clearFrom(counts: HourCounts, start: number): void {
+  for (let h = start; h < counts.length; h++) counts[h] = 0;
+}
+
+/**
+ * Moves `agg`'s span `k` hours later: the first `k` hours leave it and `k` hours of no cells join it at its end (for
+ * the caller to fold). Units and flows with no cell left in the span leave it too, as {@link aggregate} of the span's
+ * rows would not have them. Labels are dropped: {@link clearHours} and {@link foldRows} of the labelled hours make
+ * them again, in the order `aggregate` would.
+ */
+export function shiftAggregate(agg: Aggregate, k: number): void {
+  if (k <= 0) return;
+  agg.from += k * HOUR_MS;
+  for (const units of [agg.recipients, agg.sources])
+    for (const [id, u] of units) {
+      shiftLeft(u.total, k);
+      let any = !empty(u.total);
+      for (const hits of u.hits)
+        if (hits) {
+          shiftLeft(hits, k);
+          any ||= !empty(hits);
+        }
+      if (!any) units.delete(id);
+    }
+  for (const [id, counts] of agg.flows) {
+    shiftLeft(counts, k);
+    if (empty(counts)) agg.flows.delete(id);
+  }
+}
+
+/**
+ * Drops every unit's labels once the detectors have read them: an aggregate kept for the next pass would otherwise
+ * hold a pass's worth of small label arrays until then, long enough for the collector to move them to the old
+ * generation, and that pass makes them again anyway ({@link clearHours}).
+ */
+export function dropLabels(agg: Aggregate): void {
+  for (const units of [agg.recipients, agg.sources]) for (const u of units.values()) u.labels = undefined;
+}
+
+/**
+ * Sets hours [`start`, end of span) of `agg` back to no cells, for {@link foldRows} to add that range's rows again, and
+ * drops every unit's labels: the range must hold every labelled hour (from `labelsFrom` on).
+ */
+export function clearHours(agg: Aggregate, start: number): void {
+  const s = Math.max(0, Math.min(start, agg.labelsFrom));
+  for (const units of [agg.recipients, agg.sources])
+    for (const u of units.values()) {
+      clearFrom(u.total, s);
+      for (const hits of u.hits) if (hits) clearFrom(hits, s);
+      u.labels = undefined;
+    }
+  for (const counts of agg.flows.values()) clearFrom(counts, s);
 }
 
 /**

@@ -20,7 +20,7 @@ import {
   validateActivity,
 } from './activity';
 import type { AlertSettings } from './defaults';
-import { type DetectOptions, type DetectReport, detectPass } from './detect';
+import { type DetectOptions, type DetectReport, detectPass, keptAggregates } from './detect';
 import { SEVERITY_RANK } from './finding';
 import { type AlertNames, reconcile } from './lifecycle';
 import { newSourceFinding } from './new-source';
@@ -100,6 +100,8 @@ export function createAlertsApi(deps: AlertsDeps): AlertsApi {
   const { storage, clock, logger } = deps;
   const processId = randomBytes(8).toString('hex');
   let passes = 0;
+  // What one pass read of each account's cells, for the next pass of this process to start from.
+  const kept = keptAggregates();
   const names: AlertNames = {
     flow: async (id) => {
       const flow = await storage.flows.get(id);
@@ -247,7 +249,7 @@ export function createAlertsApi(deps: AlertsDeps): AlertsApi {
     // Each pass owns its leases, so two passes of one process exclude each other too.
     detect: (now, options) =>
       detectPass(
-        { storage, logger, lifecycle, settingsFor, owner: `${processId}:${(passes += 1)}` },
+        { storage, logger, lifecycle, settingsFor, owner: `${processId}:${(passes += 1)}`, kept },
         now ?? clock.now(),
         options,
       ),

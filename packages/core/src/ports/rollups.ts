@@ -72,4 +72,19 @@ export interface RollupStore {
   query(query: RollupQuery): ResultAsync<RollupRow[], StoreError>;
   /** Accounts with any cell in [from, to): who a detector pass looks at. */
   activeAccounts(from: string, to: string): ResultAsync<Id[], StoreError>;
+  /**
+   * Optional: the hours of an account in [from, to) that had cells added after `since`, and the store's mark now,
+   * which the next call passes as `since` (0: every hour with cells). A reader keeping sums per hour (the alert
+   * detector) then reads only those hours again. A store that cannot tell leaves it out, and readers read the whole
+   * range each time.
+   */
+  changedHours?(account_id: Id, from: string, to: string, since: number): ResultAsync<ChangedHours, StoreError>;
+}
+
+/** What {@link RollupStore.changedHours} answers. */
+export interface ChangedHours {
+  /** Pass as the next call's `since`. */
+  readonly mark: number;
+  /** Hours (ISO, as stored) with cells added after `since`, in order. */
+  readonly hours: string[];
 }
