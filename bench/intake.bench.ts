@@ -17,7 +17,7 @@ import { type Bench, compare, measure, median } from './harness';
 // three-step flow (a filter, a priced and mapped recipient, a capped recipient)
 // and an in-memory recipient; against a hand-written pipeline doing the same
 // parse, criteria check and three in-memory writes with none of the service.
-const lead = (i: number) => ({
+export const lead = (i: number) => ({
   first_name: 'Ada',
   last_name: `Lovelace${i}`,
   email: `ada${i}@example.com`,
@@ -27,8 +27,8 @@ const lead = (i: number) => ({
   loan_amount: String(1000 + (i % 50) * 100),
 });
 
-/** A service with the three-step flow, on the given storage. */
-async function setUp(storage: Parameters<typeof createLeadService>[0]['storage']) {
+/** A service with the three-step flow, on the given storage (the PostgreSQL commit-count test drives it too). */
+export async function setUp(storage: Parameters<typeof createLeadService>[0]['storage']) {
   const recipient = scriptedRecipient();
   recipient.respondWith({ outcome: 'success', price: 4, reference: 'R' });
   const service = createLeadService({ storage, integrations: [recipient], host: 'bench', exports: { worker: false } });
@@ -83,7 +83,7 @@ async function setUp(storage: Parameters<typeof createLeadService>[0]['storage']
     })
   )._unsafeUnwrap();
 
-  return { service, flow, vendor, recipient, acceptance };
+  return { service, flow, vendor, recipient, acceptance, account: principal.account.id };
 }
 
 /** The flow's service on some storage, as {@link setUp} makes it. */

@@ -1,5 +1,5 @@
-import { createLeadService, type EntityCreateBody, scriptedRecipient } from '@leadroute/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { lead, setUp } from '../../../bench/intake.bench';
 import { countCommits } from './commit-count';
 import { postgresStorage } from './index';
 import { qualified } from './sql';
@@ -7,61 +7,10 @@ import { databaseAvailable, freshSchema, type TestSchema } from './test-support'
 
 const available = await databaseAvailable('intake-commits.test.ts');
 
-const lead = (i: number) => ({
-  first_name: 'Ada',
-  last_name: `Lovelace${i}`,
-  email: `ada${i}@example.com`,
-  phone_1: '512-555-0142',
-  state: i % 2 ? 'TX' : 'CA',
-  postal_code: '78701',
-  loan_amount: String(1000 + (i % 50) * 100),
-});
-
-/** The intake bench's flow: a filter, a priced and mapped recipient, a capped recipient. */
+/** The intake bench's flow: acceptance criteria, a filter, a priced and mapped recipient, a capped recipient. */
 async function threeSteps(storage: ReturnType<typeof postgresStorage>) {
-  const recipient = scriptedRecipient();
-  recipient.respondWith({ outcome: 'success', price: 4, reference: 'R' });
-  const service = createLeadService({ storage, integrations: [recipient], host: 'test', exports: { worker: false } });
-  const { api_key } = (
-    await service.accounts.create({ name: 'Commits', time_zone: 'America/Chicago' })
-  )._unsafeUnwrap();
-  const principal = (await service.accounts.authenticate(api_key))._unsafeUnwrap();
-  const entity = async (body: { name: string } & Partial<EntityCreateBody>) =>
-    (
-      await service.entities.create(principal, { module_ids: [], source: null, recipient: null, ...body })
-    )._unsafeUnwrap().id;
-  const vendor = await entity({ name: 'Vendor', source: 'seller' });
-  const buyer = await entity({ name: 'Buyer', recipient: 'buyer' });
-  const flow = (
-    await service.flows.create(principal, {
-      name: 'Three steps',
-      fields: [{ id: 'lead.loan_amount', type: 'number' }],
-      sources: [{ entity_id: vendor, pricing: { prices: [{ amount: 2 }] } }],
-      steps: [
-        {
-          type: 'filter',
-          entity_id: buyer,
-          rule_set: { op: 'and', rules: [{ lhv: 'lead.state', op: 'is equal to', rhv: 'NY' }] },
-        },
-        {
-          type: 'recipient',
-          entity_id: buyer,
-          module_id: recipient.id,
-          rule_set: { op: 'and', rules: [{ lhv: 'lead.loan_amount', op: 'is greater than', rhv: 500 }] },
-          pricing: { override: false, prices: [{ amount: 10 }] },
-          mappings: [{ property: 'name', value: '{{ lead.first_name }} {{ lead.last_name }}' }],
-        },
-        {
-          type: 'recipient',
-          entity_id: buyer,
-          module_id: recipient.id,
-          caps: [{ name: 'Big', maximum: 1_000_000_000, duration: 1, duration_units: 'days' }],
-        },
-      ],
-    })
-  )._unsafeUnwrap();
-  const submit = (i: number) => service.leads.submit(flow.id, vendor, lead(i));
-  return { account: principal.account.id, submit };
+  const { service, flow, vendor, account } = await setUp(storage);
+  return { account, submit: (i: number) => service.leads.submit(flow.id, vendor, lead(i)) };
 }
 
 describe.skipIf(!available)('postgres intake: commits per lead (issue 22, target 3)', () => {
