@@ -1,5 +1,6 @@
 import { createLeadService, type RollupRow } from '@leadroute/core';
 import { memoryStorage } from '@leadroute/memory';
+import { aRollupRow } from '@leadroute/testkit';
 import type { Bench, BenchRow } from './harness';
 import { median } from './harness';
 
@@ -106,22 +107,7 @@ async function passCpu(accounts: number): Promise<{ pass: number; first: number 
       const id = hex(a + 1);
       (
         await storage.rollups.add([
-          {
-            account_id: id,
-            hour: new Date(NOW).toISOString(),
-            flow_id: hex(a * 10 + 1),
-            source_id: hex(a * 10 + 2),
-            recipient_id: '',
-            step_id: '',
-            kind: 'source',
-            outcome: 'success',
-            category: '',
-            stage: '',
-            count: 1,
-            cost: 0,
-            revenue: 0,
-            purchase_price: 0,
-          },
+          aRollupRow(id, { hour: new Date(NOW).toISOString(), flow_id: hex(a * 10 + 1), source_id: hex(a * 10 + 2) }),
         ])
       )._unsafeUnwrap();
     }
