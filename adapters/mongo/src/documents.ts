@@ -30,6 +30,8 @@ export const COLLECTIONS = {
   counters: 'counters',
   credentials: 'credentials',
   rollups: 'rollups',
+  fieldRollups: 'field_rollups',
+  rollupFields: 'rollup_fields',
   search: 'search_documents',
   sequences: 'sequences',
   exports: 'exports',

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COLLECTIONS, type CollectionName, type EntityDoc } from './documents';
 import { indexDescription } from './indexes';
+import { FIELD_ROLLUP_CELL } from './queries/field-rollups';
 import {
   activeAlerts,
   activityPage,
@@ -72,6 +73,8 @@ describe('index specs', () => {
     });
     expect(named('rollups_cell_unique')?.unique).toBe(true);
     expect(Object.keys(named('rollups_cell_unique')?.key ?? {})).toEqual([...ROLLUP_CELL]);
+    expect(named('field_rollups_cell_unique')).toMatchObject({ collection: 'field_rollups', unique: true });
+    expect(Object.keys(named('field_rollups_cell_unique')?.key ?? {})).toEqual([...FIELD_ROLLUP_CELL]);
     expect(named('certificates_ping_token_unique')).toMatchObject({
       collection: 'certificates',
       key: { ping_token: 1 },
@@ -83,6 +86,7 @@ describe('index specs', () => {
       'entity_aliases_account_entity_unique',
       'spool_target_key_unique',
       'rollups_cell_unique',
+      'field_rollups_cell_unique',
       'certificates_ping_token_unique',
     ]);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  FIELD_ROLLUP_CELL,
   type FieldRollupDoc,
   fieldRollupCell,
   fieldRollupPipeline,
@@ -59,6 +60,8 @@ describe('field rollup query shapes (#22.6)', () => {
       purchase_price: 0,
     };
     expect(fieldRollupCell(row)).toMatchObject({ value: null, hour: new Date(q.from), field: 'state' });
+    // Equality on exactly the unique index's fields: what lets the server retry a racing upsert.
+    expect(Object.keys(fieldRollupCell(row)).sort()).toEqual([...FIELD_ROLLUP_CELL].sort());
   });
 });
 

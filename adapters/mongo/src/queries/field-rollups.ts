@@ -1,46 +1,34 @@
 import type { FieldRollupQuery, FieldRollupRow, TrackedField } from '@leadroute/core';
 import type { Filter } from 'mongodb';
-import { toDate } from '../documents';
+import { COLLECTIONS, toDate } from '../documents';
+import { ROLLUP_CELL, rollupCell } from './rollups';
 import type { Pipeline } from './types';
 
 /** Collections of field rollup cells and of each account's rolled-up fields. */
-export const FIELD_ROLLUP_COLLECTIONS = { cells: 'field_rollups', settings: 'rollup_fields' } as const;
+export const FIELD_ROLLUP_COLLECTIONS = {
+  cells: COLLECTIONS.fieldRollups,
+  settings: COLLECTIONS.rollupFields,
+} as const;
 
 /** A field rollup cell as stored: the row with its hour as a Date (value null when the lead had no such field). */
 export interface FieldRollupDoc extends Omit<FieldRollupRow, 'hour'> {
   hour: Date;
 }
 
-/** The fields that make a cell: the filter of its `$inc` upsert, and of the unique index it wants. */
-export const FIELD_ROLLUP_CELL = [
-  'account_id',
-  'field',
-  'hour',
-  'value',
-  'flow_id',
-  'source_id',
-  'recipient_id',
-  'step_id',
-  'kind',
-  'outcome',
-  'category',
-  'stage',
-] as const;
+/**
+ * The fields that make a cell, a rollup cell's with the field and its value: `field_rollups_cell_unique`'s key, in
+ * the order FieldRollupStore.query reads it (equality on account and field, a range of hours).
+ */
+export const FIELD_ROLLUP_CELL = ['account_id', 'field', 'hour', 'value', ...ROLLUP_CELL.slice(2)] as const;
 
-/** The upsert filter of a row's cell. */
+/**
+ * The upsert filter of a row's cell: equality on every field of `field_rollups_cell_unique`, so the server retries a
+ * racing upsert itself.
+ */
 export const fieldRollupCell = (row: FieldRollupRow): Record<string, unknown> => ({
-  account_id: row.account_id,
+  ...rollupCell(row),
   field: row.field,
-  hour: toDate(row.hour),
   value: row.value,
-  flow_id: row.flow_id,
-  source_id: row.source_id,
-  recipient_id: row.recipient_id,
-  step_id: row.step_id,
-  kind: row.kind,
-  outcome: row.outcome,
-  category: row.category,
-  stage: row.stage,
 });
 
 /**

@@ -1,4 +1,5 @@
 import { COLLECTIONS, type CollectionName } from '../documents';
+import { FIELD_ROLLUP_CELL } from './field-rollups';
 import type { SortSpec } from './types';
 
 /** One index the adapter's queries need. */
@@ -76,6 +77,13 @@ export const INDEXES: readonly IndexSpec[] = [
       category: 1,
       stage: 1,
     },
+    unique: true,
+  },
+  // One field rollup document per cell, as for rollups. Also FieldRollupStore.query.
+  {
+    collection: COLLECTIONS.fieldRollups,
+    name: 'field_rollups_cell_unique',
+    key: Object.fromEntries(FIELD_ROLLUP_CELL.map((field) => [field, 1])),
     unique: true,
   },
   // RollupStore.activeAccounts.
