@@ -135,6 +135,31 @@ export function compare(
   };
 }
 
+/**
+ * A figure where less is better (a latency, a size) with an absolute ceiling, beside its baseline from the same run:
+ * the ratio is baseline / value (higher is better), the target `<= max unit`.
+ */
+export function atMost(
+  name: string,
+  unit: 'ms' | 'KB',
+  value: number,
+  baseline: { name: string; value: number },
+  max: number,
+  measuredAt = new Date().toISOString(),
+): BenchRow {
+  return {
+    name,
+    unit,
+    value,
+    baseline: baseline.name,
+    baselineValue: baseline.value,
+    ratio: baseline.value / value,
+    target: `<= ${max} ${unit}`,
+    met: value <= max,
+    measuredAt,
+  };
+}
+
 /** Small figures (CPU ms per request) keep their decimals; large ones are whole numbers. */
 function fmt(value: number | undefined, digits?: number): string {
   if (value === undefined) return '';

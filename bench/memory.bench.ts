@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createLeadService, type EntityCreateBody, scriptedRecipient } from '@leadroute/core';
 import { memoryStorage } from '@leadroute/memory';
-import type { Bench } from './harness';
+import { atMost, type Bench } from './harness';
 
 // #22.9: what the memory adapter holds per stored lead with its four events (a source event,
 // a filter, two deliveries), its search entry and its rollups: heap growth over 20,000 leads
@@ -83,19 +83,14 @@ const bench: Bench = async () => {
   }
   const jsonPerLead = json / sample.length / 1024;
   await service.close();
-  const measuredAt = new Date().toISOString();
   return [
-    {
-      name: 'memory: heap per stored lead with its four events, search entry and rollups (memory adapter)',
-      unit: 'KB',
-      value: perLead,
-      baseline: 'the same lead and events as JSON text',
-      baselineValue: jsonPerLead,
-      ratio: jsonPerLead / perLead,
-      target: '<= 5 KB',
-      met: perLead <= 5,
-      measuredAt,
-    },
+    atMost(
+      'memory: heap per stored lead with its four events, search entry and rollups (memory adapter)',
+      'KB',
+      perLead,
+      { name: 'the same lead and events as JSON text', value: jsonPerLead },
+      5,
+    ),
   ];
 };
 
