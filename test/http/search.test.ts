@@ -179,7 +179,7 @@ describe.each(BINDINGS)('lead search over HTTP through %s', (name) => {
     expect(JSON.stringify(res.body)).toContain(path);
   });
 
-  it('reaches at most 1,000 results by paging, however many match, 100 at a time', async () => {
+  it('reaches and counts at most 1,000 results, however many match, 100 at a time', async () => {
     const staff = (await f.service.accounts.authenticate(f.keys.staff))._unsafeUnwrap().account.id;
     for (let i = 0; i < 1050; i++)
       (
@@ -189,7 +189,8 @@ describe.each(BINDINGS)('lead search over HTTP through %s', (name) => {
       )._unsafeUnwrap();
     const last = await search('query=bulk&sort_by=reference&from=900&limit=100', f.keys.staff);
     expect(last.status).toBe(200);
-    expect(last.body.total).toBe(1050);
+    // Counted up to the 1,000 that can be paged to: 1,000 means 1,000 or more.
+    expect(last.body.total).toBe(1000);
     expect(last.body.hits).toHaveLength(100);
     expect(last.body.hits[99].reference).toBe('0999');
     expect((await search('query=bulk&limit=100', f.keys.staff)).body.hits).toHaveLength(100);

@@ -4,6 +4,7 @@ import {
   parseSearchText,
   phraseText,
   SEARCH_FIELDS,
+  SEARCH_MAX_REACHABLE,
   type SearchDocument,
   type SearchSortField,
 } from '@leadroute/core';
@@ -57,11 +58,11 @@ function oracle(docs: readonly SearchDocument[], text: string, sort?: { field: S
       .sort((a, b) => (key(a.d) < key(b.d) ? -1 : key(a.d) > key(b.d) ? 1 : a.n - b.n));
     const empty = found.filter(({ d }) => key(d) === '');
     const ordered = sort.dir === 'asc' ? [...valued, ...empty] : [...valued.reverse(), ...empty.reverse()];
-    return { total: found.length, ids: ordered.map(({ d }) => d.lead_id) };
+    return { total: Math.min(found.length, SEARCH_MAX_REACHABLE), ids: ordered.map(({ d }) => d.lead_id) };
   }
   const score = (t: string[]) => q.terms.filter((x) => t.includes(x)).length;
   const ordered = [...found].sort((a, b) => score(b.t) - score(a.t) || b.n - a.n);
-  return { total: found.length, ids: ordered.map(({ d }) => d.lead_id) };
+  return { total: Math.min(found.length, SEARCH_MAX_REACHABLE), ids: ordered.map(({ d }) => d.lead_id) };
 }
 
 describe('memory search index against a brute-force reading', () => {

@@ -2,6 +2,7 @@ import {
   fieldTerms,
   normalizeText,
   SEARCH_FIELDS,
+  SEARCH_MAX_REACHABLE,
   type SearchDocument,
   type SearchIndex,
   type SearchIndexQuery,
@@ -270,7 +271,7 @@ export function memorySearchIndex(table: SearchTable = new Map()): SearchIndex {
       const k = q.from + q.limit;
       const page = q.sort ? bySort(ix, found, k, q.sort.field, q.sort.dir) : byRelevance(ix, q, found, k);
       return okAsync({
-        total: found.length,
+        total: Math.min(found.length, SEARCH_MAX_REACHABLE),
         documents: page.slice(q.from, k).map((n) => docCopy((ix.entries[n] as Entry).doc)),
       });
     },

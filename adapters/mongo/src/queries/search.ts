@@ -1,4 +1,4 @@
-import type { SearchIndexQuery } from '@leadroute/core';
+import { SEARCH_MAX_REACHABLE, type SearchIndexQuery } from '@leadroute/core';
 import type { Filter } from 'mongodb';
 import type { SearchDoc, SequenceDoc } from '../records-work';
 import { escapeRegex } from './spool';
@@ -34,7 +34,8 @@ export function searchFilter(q: SearchIndexQuery): Filter<SearchDoc> {
  * relevance (how many terms are whole terms of the lead), then newest indexed first.
  * With one: its key, leads without the field last in either direction, ties in the
  * order indexed (desc is the exact reverse of asc). The page holds at least one
- * document (`$limit` refuses 0); the store cuts it to the limit asked.
+ * document (`$limit` refuses 0); the store cuts it to the limit asked. Only the first
+ * `SEARCH_MAX_REACHABLE` matches can be paged to, so no more are sorted or counted.
  */
 export function searchPipeline(q: SearchIndexQuery): Pipeline {
   const stages: Pipeline = [{ $match: searchFilter(q) }];
@@ -49,6 +50,7 @@ export function searchPipeline(q: SearchIndexQuery): Pipeline {
     stages.push({ $sort: { seq: -1 } });
   }
   const from = Math.max(0, Math.floor(q.from));
+  stages.push({ $limit: SEARCH_MAX_REACHABLE });
   stages.push({
     $facet: {
       total: [{ $count: 'n' }],

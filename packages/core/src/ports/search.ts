@@ -60,8 +60,12 @@ export interface SearchIndexQuery {
   readonly limit: number;
 }
 
-/** One page of matches and how many there are in all. */
+/** One page of matches and how many there are, counted up to `SEARCH_MAX_REACHABLE`. */
 export interface SearchIndexPage {
+  /**
+   * How many leads match, up to `SEARCH_MAX_REACHABLE` (1,000, the spec's "search total
+   * reachable results"): an index stops counting there (the testkit's SearchIndex suite holds it to that).
+   */
   readonly total: number;
   readonly documents: SearchDocument[];
 }

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { EventRecord } from '../domain/events';
 import { SEARCH_FIELDS } from '../ports/search';
+import { SEARCH_MAX_REACHABLE } from './queries';
 import { S } from './define';
 
 const eventRef = Type.Unsafe<EventRecord>({ $ref: '#/components/schemas/Event' });
@@ -48,7 +49,12 @@ export const SearchHitSchema = Type.Object(
 /** GET /search/leads. */
 export const SearchResultSchema = Type.Object(
   {
-    total: Type.Integer({ minimum: 0, description: 'Matching leads (results beyond 1,000 cannot be paged to).' }),
+    total: Type.Integer({
+      minimum: 0,
+      maximum: SEARCH_MAX_REACHABLE,
+      description:
+        'Matching leads that can be paged to: every match up to 1,000, the reachable results; 1,000 means 1,000 or more.',
+    }),
     hits: Type.Array(Type.Unsafe<Static<typeof SearchHitSchema>>({ $ref: '#/components/schemas/SearchHit' })),
   },
   {

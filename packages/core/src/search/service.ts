@@ -24,8 +24,9 @@ export interface SearchHit extends Record<SearchField, string> {
   readonly latest_event: EventRecord | null;
 }
 
-/** The search answer: the full match count and one page of hits. */
+/** The search answer: how many leads match (up to the 1,000 reachable) and one page of hits. */
 export interface SearchResult {
+  /** Matching leads, counted up to `SEARCH_MAX_REACHABLE` (the index's count): 1,000 means 1,000 or more. */
   readonly total: number;
   readonly hits: SearchHit[];
 }

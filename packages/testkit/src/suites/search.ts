@@ -1,4 +1,10 @@
-import { parseSearchText, type SearchDocument, type SearchIndexQuery, type Storage } from '@leadroute/core';
+import {
+  parseSearchText,
+  SEARCH_MAX_REACHABLE,
+  type SearchDocument,
+  type SearchIndexQuery,
+  type Storage,
+} from '@leadroute/core';
 import { expect } from 'vitest';
 import { anAccount } from '../fixtures';
 import type { Suite } from '../harness';
@@ -89,6 +95,33 @@ export const searchIndexSuite: Suite = {
         });
         expect(desc.total).toBe(5);
         expect(desc.documents.map((d) => d.fields.first_name)).toEqual(['Carla', 'Bea']);
+      },
+    },
+    {
+      name: 'counts matches up to the 1,000 that can be paged to, and pages to the last of them',
+      async run({ storage }) {
+        const account = anAccount().id;
+        const austin = Array.from({ length: SEARCH_MAX_REACHABLE + 2 }, (_, i) =>
+          aSearchDocument(account, { first_name: `Lead ${i}`, city: 'Austin' }),
+        );
+        const boston = [aSearchDocument(account, { city: 'Boston' }), aSearchDocument(account, { city: 'Boston' })];
+        for (let i = 0; i < austin.length; i += 50)
+          for (const r of await Promise.all(austin.slice(i, i + 50).map((d) => storage.search.index(d))))
+            r._unsafeUnwrap();
+        for (const d of boston) (await storage.search.index(d))._unsafeUnwrap();
+        expect((await find(storage, account, 'aus', { limit: 1 })).total).toBe(SEARCH_MAX_REACHABLE);
+        expect((await find(storage, account, '', { limit: 1 })).total).toBe(SEARCH_MAX_REACHABLE);
+        expect((await find(storage, account, 'boston')).total).toBe(2);
+        const sorted = await find(storage, account, 'austin', {
+          sort: { field: 'first_name', dir: 'asc' },
+          from: SEARCH_MAX_REACHABLE - 10,
+          limit: 10,
+        });
+        expect(sorted.total).toBe(SEARCH_MAX_REACHABLE);
+        const names = austin.map((d) => d.fields.first_name.toLowerCase()).sort();
+        expect(sorted.documents.map((d) => d.fields.first_name.toLowerCase())).toEqual(
+          names.slice(SEARCH_MAX_REACHABLE - 10, SEARCH_MAX_REACHABLE),
+        );
       },
     },
     {
