@@ -264,7 +264,7 @@ describe.skipIf(!available)('postgres search index', () => {
     }
   });
 
-  it('reads the page of a prefix most leads match off the newest leads, not off every match', async () => {
+  it('reads the page of prefixes most leads match off the newest leads, not off every match', async () => {
     await db.truncate();
     const account = newId(Date.UTC(2026, 0, 7));
     // 2,000 leads whose first names all begin with j (none is the word j or ja): `j` matches every one, whole in none.
@@ -304,7 +304,8 @@ describe.skipIf(!available)('postgres search index', () => {
       if (explained) walk(explained.Plan);
       return read;
     };
-    for (const terms of [['j'], ['ja']]) {
+    // Two terms as well: the leads where some term is whole come first (none here), then the rest newest first.
+    for (const terms of [['j'], ['ja'], ['ja', 'j']]) {
       const q = { account_id: account, terms, phrases: [], from: 0, limit: 10 };
       const statement = searchStatement(qualified(db.schema, 'search_documents'), q);
       // Scoring every match reads and sorts all of them; the statement of the common score (not whole) instead reads the

@@ -62,13 +62,21 @@ function sortKeys(doc: SearchDocument): Record<string, string> {
 
 /**
  * Relevance pages of queries with up to this many terms are read score by score (see
- * `searchStatement`); longer queries score every match in one statement. Each score's
- * statement has the GIN index expand the short prefixes again (`'d':*` unions the
- * postings of every lexeme beginning with d): for two or more terms that cost more than
- * it saved (multi-term pages at 100k leads, p50 9.9 ms scored at once, 16 ms score by
- * score), for one it saves a scan of every match (prefix pages p99 283 ms to 12 ms).
+ * `searchStatement`); longer queries in two statements, the leads where some term is a
+ * whole word (scored) and then the others. Each score's statement has the GIN index
+ * expand the short prefixes again (`'d':*` unions the postings of every lexeme beginning
+ * with d): for two or more terms that cost more than it saved (multi-term pages at 100k
+ * leads, p50 9.9 ms scored at once, 16 ms score by score), for one it saves a scan of
+ * every match (prefix pages p99 283 ms to 12 ms).
  */
 const LEVELLED_TERMS = 1;
+
+/**
+ * A prefix shorter than this is left out of the GIN index's part of a multi-term query's
+ * whole-word statement and checked on each row it finds instead: one letter expands to
+ * thousands of lexemes (phones, postal codes, e-mails), 30 ms before the first row.
+ */
+const EXPANDED_PREFIX = 2;
 
 /** The subsets of `0..n-1` with `size` members, each as a membership list. */
 function subsets(n: number, size: number): boolean[][] {
@@ -90,7 +98,8 @@ export interface Statement {
 export interface SearchStatements {
   /**
    * The page: read one after another until `skip + take` rows are in hand (or none is left), then the `skip` first
-   * are dropped. One statement that pages itself (`skip` 0), or one per relevance score, best first.
+   * are dropped. One statement that pages itself (`skip` 0), or relevance pages best first (per score, or the leads
+   * where some term is whole and then the rest).
    */
   readonly pages: readonly Statement[];
   readonly skip: number;
@@ -100,12 +109,13 @@ export interface SearchStatements {
 }
 
 /**
- * The statements of one search: one page of matches, and how many match in all.
+ * The statements of one search: one page of matches, and how many match (up to the reachable).
  *
  * A relevance page (terms, no sort) is ordered by how many terms match a whole term of
  * the lead, then newest first. Scoring every match read every matching row (100,000
- * rows for a one-letter prefix at 100k leads) to keep ten; instead, for a query of one
- * term (see LEVELLED_TERMS), each score has a statement of its own, a tsquery that holds
+ * rows for a one-letter prefix at 100k leads) to keep ten; instead, a query of several
+ * terms scores only the leads where some term is whole and reads the others newest
+ * first, and for a query of one term (see LEVELLED_TERMS), each score has a statement of its own, a tsquery that holds
  * exactly when a lead has that score (in general, for `jo smi`: `'jo' & 'smi'`, then
  * `'jo' & 'smi':* & !'smi' | 'jo':* & !'jo' & 'smi'`, then `'jo':* & !'jo' & 'smi':*
  * & !'smi'`), newest first and `from + limit` at most. The planner reads a rare score
@@ -123,10 +133,12 @@ export function searchStatement(table: string, q: SearchIndexQuery): SearchState
   const statement = () => {
     const values: unknown[] = [q.account_id];
     const param = (value: unknown): string => (values.push(value), `$${values.length}`);
-    const where = (terms?: string): string => {
+    /** `checked`: a tsquery each row found must hold too, which the GIN index does not read. */
+    const where = (terms?: string, checked?: string): string => {
       const conditions = ['account_id = $1'];
       const match = [...(terms ? [`(${terms})`] : prefixes), ...tokens];
       if (match.length > 0) conditions.push(`terms @@ ${param(match.join(' & '))}::tsquery`);
+      if (checked) conditions.push(`ts_match_vq(terms, ${param(checked)}::tsquery)`);
       for (const p of q.phrases) conditions.push(`strpos(phrase_text, ${param(` ${p.text} `)}) > 0`);
       return conditions.join(' AND ');
     };
@@ -163,15 +175,33 @@ export function searchStatement(table: string, q: SearchIndexQuery): SearchState
   }
   // Every lead of the account (or every lead holding the phrases), newest first: read off (account_id, seq), no sort.
   if (q.terms.length === 0) return page(() => 'seq DESC');
-  // Relevance, scored on every match (see LEVELLED_TERMS).
-  if (q.terms.length > LEVELLED_TERMS)
-    return page(
-      (param) =>
-        `${q.terms.map((t) => `(terms @@ ${param(quoted(lexeme(q.account_id, t)))}::tsquery)::int`).join(' + ')} DESC, seq DESC`,
-    );
+  const whole = q.terms.map((t) => quoted(lexeme(q.account_id, t)));
+  if (q.terms.length > LEVELLED_TERMS) {
+    // Two statements (see LEVELLED_TERMS): the leads where some term is a whole word, scored, off the GIN index's
+    // whole lexemes (and its longer prefixes; a one-letter prefix is checked on the rows found); then, when those did
+    // not fill the page, the leads where none is, newest first. Only the first scores rows, and only its own.
+    const isShort = (i: number) => (q.terms[i] as string).length < EXPANDED_PREFIX;
+    const some = statement();
+    const found = [`(${whole.join(' | ')})`, ...prefixes.filter((_, i) => !isShort(i))].join(' & ');
+    const checked = prefixes.filter((_, i) => isShort(i)).join(' & ');
+    const scored = `SELECT document FROM ${table} WHERE ${some.where(found, checked || undefined)}
+      ORDER BY ${whole.map((w) => `(terms @@ ${some.param(w)}::tsquery)::int`).join(' + ')} DESC, seq DESC
+      LIMIT ${some.param(from + limit)}`;
+    const none = statement();
+    const rest = `SELECT document FROM ${table} WHERE ${none.where([...prefixes, ...whole.map((w) => `!${w}`)].join(' & '))}
+      ORDER BY seq DESC LIMIT ${none.param(from + limit)}`;
+    return {
+      pages: [
+        { text: scored, values: some.values },
+        { text: rest, values: none.values },
+      ],
+      skip: from,
+      take: limit,
+      count,
+    };
+  }
   // A term whole holds its prefix too: the best score's tsquery holds whole lexemes only, and the GIN index finds them
   // without expanding any prefix.
-  const whole = q.terms.map((t) => quoted(lexeme(q.account_id, t)));
   const pages = [...q.terms.map((_, i) => q.terms.length - i), 0].map((score) => {
     const exactly = subsets(whole.length, score)
       .map((set) => set.map((on, i) => (on ? whole[i] : `${prefixes[i]} & !${whole[i]}`)).join(' & '))
