@@ -129,14 +129,17 @@ export interface SearchStatements {
 export function searchStatement(table: string, q: SearchIndexQuery): SearchStatements {
   const prefixes = q.terms.map((t) => `${quoted(lexeme(q.account_id, t))}:*`);
   const tokens = q.phrases.flatMap((p: SearchPhrase) => p.tokens.map((t) => quoted(lexeme(q.account_id, t))));
-  /** A statement's parameters (`$1` the account) and its WHERE; `terms`, the tsquery of the terms (else their prefixes). */
+  /**
+   * A statement's parameters (`$1` the account) and its WHERE; `terms`, the tsquery of the terms (else their prefixes;
+   * empty, none but the phrases' tokens).
+   */
   const statement = () => {
     const values: unknown[] = [q.account_id];
     const param = (value: unknown): string => (values.push(value), `$${values.length}`);
     /** `checked`: a tsquery each row found must hold too, which the GIN index does not read. */
     const where = (terms?: string, checked?: string): string => {
       const conditions = ['account_id = $1'];
-      const match = [...(terms ? [`(${terms})`] : prefixes), ...tokens];
+      const match = [...(terms === undefined ? prefixes : terms ? [`(${terms})`] : []), ...tokens];
       if (match.length > 0) conditions.push(`terms @@ ${param(match.join(' & '))}::tsquery`);
       if (checked) conditions.push(`ts_match_vq(terms, ${param(checked)}::tsquery)`);
       for (const p of q.phrases) conditions.push(`strpos(phrase_text, ${param(` ${p.text} `)}) > 0`);
@@ -144,13 +147,20 @@ export function searchStatement(table: string, q: SearchIndexQuery): SearchState
     };
     return { values, param, where };
   };
+  const isShort = (i: number) => (q.terms[i] as string).length < EXPANDED_PREFIX;
   const counting = statement();
+  // A one-letter prefix beside other terms or phrase tokens is checked on the rows they find, as in a multi-term page.
+  const countWhere = () => {
+    const found = prefixes.filter((_, i) => !isShort(i));
+    const checked = prefixes.filter((_, i) => isShort(i)).join(' & ');
+    return found.length + tokens.length > 0 && checked ? counting.where(found.join(' & '), checked) : counting.where();
+  };
   // Only the first SEARCH_MAX_REACHABLE matches can be paged to, and no more are counted: the count stops there
   // instead of reading every match (a one-letter prefix matches most of an account). No order: ordered newest first,
   // the planner walked (account_id, seq) for terms its statistics take as common and a short prefix's are not (count
   // p99 over the bench's prefixes 218 ms, against 29 ms unordered).
   const count = {
-    text: `SELECT count(*)::float8 AS total FROM (SELECT FROM ${table} WHERE ${counting.where()}
+    text: `SELECT count(*)::float8 AS total FROM (SELECT FROM ${table} WHERE ${countWhere()}
       LIMIT ${SEARCH_MAX_REACHABLE}) AS reachable`,
     values: counting.values,
   };
@@ -180,7 +190,6 @@ export function searchStatement(table: string, q: SearchIndexQuery): SearchState
     // Two statements (see LEVELLED_TERMS): the leads where some term is a whole word, scored, off the GIN index's
     // whole lexemes (and its longer prefixes; a one-letter prefix is checked on the rows found); then, when those did
     // not fill the page, the leads where none is, newest first. Only the first scores rows, and only its own.
-    const isShort = (i: number) => (q.terms[i] as string).length < EXPANDED_PREFIX;
     const some = statement();
     const found = [`(${whole.join(' | ')})`, ...prefixes.filter((_, i) => !isShort(i))].join(' & ');
     const checked = prefixes.filter((_, i) => isShort(i)).join(' & ');
