@@ -74,7 +74,9 @@ describe.skipIf(!available)('events and leads partitioned by the week of their I
     const lead = aLead(account, { id: newId(today - 3 * DAY) });
     (await before.leads.insert(lead))._unsafeUnwrap();
 
-    expect((await migrate(pool, { schema }))._unsafeUnwrap().applied).toEqual([17, 18]);
+    expect((await migrate(pool, { schema }))._unsafeUnwrap().applied).toEqual(
+      migrations.slice(16).map((m) => m.version),
+    );
 
     const events = await partitions(schema, 'events');
     expect(events[`events_p${week(today - 10 * DAY)}`]).toBe(1);

@@ -2,7 +2,7 @@ import type { LeadWriteBundle, LeadWrites } from '@leadroute/core';
 import { oneStatement, type Plan, type Statement, type WriteKind, type Writer } from '../batch/writer';
 import { qualified } from '../sql';
 import { insertEvents } from './events';
-import { addFieldRollups } from './field-rollups';
+import { addFieldRollupDays, addFieldRollups } from './field-rollups';
 import { insertLeads } from './leads';
 import { addRollups } from './rollups';
 import { indexDocuments } from './search';
@@ -21,12 +21,14 @@ export const commitLeadBundles = (schema: string): WriteKind<LeadWriteBundle, un
   const tables = {
     rollups: qualified(schema, 'rollups'),
     fieldRollups: qualified(schema, 'field_rollups'),
+    fieldRollupDays: qualified(schema, 'field_rollup_days'),
     search: qualified(schema, 'search_documents'),
     events: qualified(schema, 'events'),
     leads: qualified(schema, 'leads'),
   };
   const rollups = addRollups(tables.rollups);
   const fieldRollups = addFieldRollups(tables.fieldRollups);
+  const fieldRollupDays = addFieldRollupDays(tables.fieldRollupDays);
   const search = indexDocuments(tables.search);
   const events = insertEvents(tables.events);
   const leads = insertLeads(tables.leads);
@@ -43,6 +45,8 @@ export const commitLeadBundles = (schema: string): WriteKind<LeadWriteBundle, un
       const parts = [
         ...(rows.length > 0 ? on(tables.rollups, rollups.plan(rows).statements) : []),
         ...(fieldRows.length > 0 ? on(tables.fieldRollups, fieldRollups.plan(fieldRows).statements) : []),
+        // The same rows by UTC day, always beside the hourly ones (#22.6).
+        ...(fieldRows.length > 0 ? on(tables.fieldRollupDays, fieldRollupDays.plan(fieldRows).statements) : []),
         ...(docs.length > 0 ? on(tables.search, search.plan(docs).statements) : []),
         ...(stored.length > 0 ? on(tables.events, events.plan(stored).statements) : []),
         ...(records.length > 0 ? on(tables.leads, leads.plan(records).statements) : []),

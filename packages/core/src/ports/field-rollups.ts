@@ -18,6 +18,13 @@ export interface FieldRollupQuery extends RollupQuery {
    * sum cells over the others (the hour then reads as `from`, IDs as ''), so fewer rows travel.
    */
   readonly keep?: readonly ('hour' | 'flow_id' | 'source_id' | 'recipient_id')[];
+  /**
+   * Runs of whole UTC days (`from` and `to` at UTC midnight, inside the range) whose hours the caller reads as one:
+   * each day lies in one interval of the query. With `keep`, a store that keeps cells per day may answer such a day
+   * from them, each as one cell at the day's start (hour = the day's start), and the range's other hours from hourly
+   * cells; the sums are those of the hourly cells. A store may ignore it.
+   */
+  readonly days?: readonly { readonly from: string; readonly to: string }[];
 }
 
 /** A lead field an account rolls up, and the instant from which its cells hold every event (epoch ms, on the hour). */

@@ -46,3 +46,53 @@ export function hourBucket(hour: number, interval: StatsInterval, zone: string):
   const start = bucketStart(hour, interval, zone);
   return bucketStart(hour + HOUR - 1, interval, zone) === start ? start : undefined;
 }
+
+const DAY = 86_400_000;
+/** A step from an interval's start that lands in the next interval: past the longest, short of two shortest. */
+const NEXT: Record<Exclude<StatsInterval, 'minutely' | 'hourly'>, number> = {
+  daily: 1.5 * DAY,
+  weekly: 10.5 * DAY,
+  monthly: 45 * DAY,
+  yearly: 500 * DAY,
+};
+
+/**
+ * The runs of whole UTC days inside [start, end) each of which lies in one interval of `interval` in `zone` (every
+ * whole day without an interval; none for hourly or minutely ones): the days a field rollup store may answer from
+ * cells per UTC day (`FieldRollupQuery.days`). A day is left out when an interval starts inside it (not at its UTC
+ * midnight): America/New_York by weeks or months loses the days holding a boundary (04:00 or 05:00 UTC), by days every
+ * day; UTC keeps every day. The intervals of the range are walked one by one (each checked to follow the last, so
+ * none is skipped), so the cost follows the intervals, not the days; by days, only a zone on UTC at an end of the range
+ * is walked (elsewhere no midnight is a UTC one, or too few to be worth it).
+ */
+export function wholeUtcDays(
+  start: number,
+  end: number,
+  interval: StatsInterval | undefined,
+  zone: string,
+): { from: number; to: number }[] {
+  if (interval === 'minutely' || interval === 'hourly') return [];
+  const first = Math.ceil(start / DAY) * DAY;
+  const last = Math.floor(end / DAY) * DAY;
+  if (last <= first) return [];
+  const cut = new Set<number>();
+  if (interval) {
+    if (interval === 'daily' && zoneOffset(zone, first) !== 0 && zoneOffset(zone, last) !== 0) return [];
+    let at = bucketStart(first, interval, zone);
+    while (at < last) {
+      const next = bucketStart(at + NEXT[interval], interval, zone);
+      // [at, next) must be one interval; were it not, no day is known to be whole.
+      if (next <= at || bucketStart(next - 1, interval, zone) !== at) return [];
+      if (next < last && next % DAY !== 0) cut.add(Math.floor(next / DAY) * DAY);
+      at = next;
+    }
+  }
+  const runs: { from: number; to: number }[] = [];
+  for (let day = first; day < last; day += DAY) {
+    if (cut.has(day)) continue;
+    const prior = runs[runs.length - 1];
+    if (prior && prior.to === day) prior.to = day + DAY;
+    else runs.push({ from: day, to: day + DAY });
+  }
+  return runs;
+}

@@ -112,16 +112,23 @@ export function groupRow(group: StatsGroup, stages: readonly string[]): StatsRow
   return row;
 }
 
-/** Rows of every group, sorted by their keys in `keyOrder` (`time` by instant: offsets change across DST). */
+/**
+ * Rows of every group, sorted by their keys in `keyOrder` (`time` by instant: offsets change across DST; a key with no
+ * value before every value, '' included).
+ */
 export function groupRows(groups: Iterable<StatsGroup>, keyOrder: readonly string[]): StatsRow[] {
   const all = [...groups];
   const stages = [...new Set(all.flatMap((g) => [...g.stages.keys()]))].sort();
   const cmp = (a: StatsGroup, b: StatsGroup): number => {
     for (const key of keyOrder) {
       if (key === 'time' && a.at !== b.at) return a.at - b.at;
-      const x = a.keys[key] ?? '';
-      const y = b.keys[key] ?? '';
-      if (x !== y) return x < y ? -1 : 1;
+      const x = a.keys[key] ?? null;
+      const y = b.keys[key] ?? null;
+      if (x === y) continue;
+      // No value first, then '': the order is total, so rows come out alike however their cells were read.
+      if (x === null) return -1;
+      if (y === null) return 1;
+      return x < y ? -1 : 1;
     }
     return 0;
   };

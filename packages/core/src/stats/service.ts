@@ -8,7 +8,7 @@ import type { RollupKind, RollupRow } from '../ports/rollups';
 import type { Storage } from '../ports/storage';
 import { compileRules } from '../rules';
 import { isoTime } from '../time';
-import { bucketStart, zonedIso } from './buckets';
+import { bucketStart, wholeUtcDays, zonedIso } from './buckets';
 import { eventRows } from './cells';
 import { fieldValue, nextTracked, trackedFields, validateRollupFields } from './fields';
 import { pingWon } from './observer';
@@ -150,6 +150,11 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
             ...(q.interval ? (['hour'] as const) : []),
             ...(['flow_id', 'source_id', 'recipient_id'] as const).filter((k) => q.groupBy.includes(k)),
           ],
+          // Days inside one interval each: a store may read them from cells per day.
+          days: wholeUtcDays(q.start, q.end, q.interval, q.zone).map((run) => ({
+            from: isoTime(run.from),
+            to: isoTime(run.to),
+          })),
         })
         .andThen((cells) => {
           if (signal?.aborted) return errAsync(errors.aborted());
