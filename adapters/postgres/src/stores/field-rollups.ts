@@ -62,7 +62,7 @@ export const addFieldRollups = (table: string): WriteKind<readonly FieldRollupRo
         for (const [i, v] of values.entries()) columns[i]?.push(v);
       }
     return {
-      statements: [{ text: cellUpsert(table, CELL, CELL_TYPES), values: columns }],
+      statements: [{ text: cellUpsert(table, CELL, CELL_TYPES), values: columns, prepared: true }],
       answers: () => calls.map(() => undefined),
     };
   },
