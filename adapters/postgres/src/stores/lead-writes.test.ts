@@ -1,7 +1,7 @@
 import type { LeadWriteBundle } from '@leadroute/core';
 import { aLead, anAccount, anEvent, aRollupRow, aSearchDocument } from '@leadroute/testkit';
 import { describe, expect, it } from 'vitest';
-import { commitLeadBundles } from './lead-writes';
+import { commitLeadBundles, summed } from './lead-writes';
 
 const bundle = (accountId: string, events: number): LeadWriteBundle => {
   const lead = aLead(accountId);
@@ -26,5 +26,23 @@ describe('committing lead bundles', () => {
     expect(together[0]?.text).toBe(alone[0]?.text);
     expect(together[0]?.values).toHaveLength(alone[0]?.values.length ?? 0);
     expect(alone[0]?.prepared).toBe(true);
+  });
+
+  it("sums a batch's rows of one cell into one row, and keeps cells apart however their columns read run together", () => {
+    const account = anAccount().id;
+    const row = aRollupRow(account, { outcome: 'success', category: '', count: 1, cost: 0.5, revenue: 2 });
+    const field = { ...row, field: 'state', value: 'TX' };
+    expect(summed([row, { ...row }, { ...row, cost: 0.25 }])).toEqual([{ ...row, count: 3, cost: 1.25, revenue: 6 }]);
+    // 'success' + '' and 'succes' + 's' read alike run together; a null value is not ''.
+    const apart = [row, { ...row, outcome: 'succes', category: 's' }];
+    expect(summed(apart)).toEqual(apart);
+    const values = [
+      field,
+      { ...field, value: null },
+      { ...field, value: '' },
+      { ...field, field: 'stat', value: 'eTX' },
+    ];
+    expect(summed(values)).toEqual(values);
+    expect(summed([field, field])).toEqual([{ ...field, count: 2, cost: 1, revenue: 4 }]);
   });
 });
