@@ -106,8 +106,13 @@ export interface PostgresStorageOptions {
  * sources), go through a group commit with a queue per kind of write: writes that
  * arrive while a batch of their kind is committing are sent together as the next
  * batch, so concurrent leads share round trips and WAL flushes (a batch of leads is
- * one statement and one commit). Each call still answers only once its own write
- * has committed, and a write the database refuses fails only its own call (a lead
+ * one statement and one commit). Those statements have one text whatever the batch's
+ * size (rows go in array parameters), and each connection keeps them as named prepared
+ * statements: parsed and planned once, then sent as parameters only. (A transaction-mode
+ * pooler between the pool and the server must support protocol-level prepared
+ * statements, as PgBouncer 1.21+ does with `max_prepared_statements`.) Each call
+ * still answers only once its own write has committed, and a write the database
+ * refuses fails only its own call (a lead
  * whole, never part of it). A cap's slot commits without waiting for the WAL flush
  * and is made durable by its lead's commit (see the counter store), so a lead waits
  * for one flush. Lookups of flows, accounts, entities and rolled-up fields made in

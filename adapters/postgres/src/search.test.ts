@@ -10,6 +10,7 @@ import {
 } from '@leadroute/core';
 import { memoryStorage } from '@leadroute/memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresStorage } from './index';
 import { qualified } from './sql';
 import { searchIndex, searchStatement } from './stores/search';
 import { databaseAvailable, freshSchema, type TestSchema } from './test-support';
@@ -186,6 +187,31 @@ describe.skipIf(!available)('postgres search index', () => {
     }
     // The comparison means something only if most queries find leads.
     expect(matched).toBeGreaterThan(all.length / 2);
+  });
+
+  it('indexes documents written together (one statement of every batch) as it indexes them one by one', async () => {
+    // Through the storage, whose group commit sends the documents of concurrent callers in one statement: each row's
+    // terms are its slice of the statement's one array of terms, so an off-by-one would give a lead its neighbour's.
+    await db.truncate();
+    const random = prng(20261126);
+    const account = newId(Date.UTC(2026, 0, 6));
+    const mine = documents(random, account, 60, Date.UTC(2026, 1, 3));
+    const odd = mine[7] as SearchDocument;
+    const docs = mine.map((d) =>
+      d === odd ? { ...d, fields: { ...d.fields, first_name: 'Nul\u0000l \ud800', city: `it's \\ "q"` } } : d,
+    );
+    // A lead indexed twice in one batch ends as its last document.
+    const again = docs.slice(0, 5).map((d) => ({ ...d, fields: { ...d.fields, first_name: 'Renamed' } }));
+    const memory = memoryStorage().search;
+    const postgres = postgresStorage({ pool: db.pool, schema: db.schema }).search;
+    for (const doc of [...docs, ...again]) (await memory.index(doc))._unsafeUnwrap();
+    const results = await Promise.all([...docs, ...again].map((doc) => postgres.index(doc)));
+    expect(results.every((r) => r.isOk())).toBe(true);
+    const all = queries(random, account, docs, 80);
+    for (const q of all) expect({ q, ...(await page(postgres, q)) }).toEqual({ q, ...(await page(memory, q)) });
+    const renamed = { account_id: account, terms: ['renamed'], phrases: [], from: 0, limit: 10 };
+    expect(await page(postgres, renamed)).toEqual(await page(memory, renamed));
+    expect((await postgres.search(renamed))._unsafeUnwrap().total).toBe(5);
   });
 
   it('keeps accounts apart, replaces a re-indexed lead and forgets expired leads', async () => {

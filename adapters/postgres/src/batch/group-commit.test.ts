@@ -145,4 +145,26 @@ describe.skipIf(!available)('postgres group commit', () => {
     expect(got[6]?._unsafeUnwrap()).toEqual(other);
     expect(got[7]?._unsafeUnwrap()).toBeUndefined();
   });
+
+  it('sends a batch of any size as a statement its connection prepared once: parsed and planned once, run by name', async () => {
+    // One connection, so every batch runs where the first was prepared.
+    const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
+    try {
+      const alone = postgresStorage({ pool, schema: db.schema });
+      const account = anAccount();
+      for (const size of [1, 3, 7]) {
+        const results = await Promise.all(Array.from({ length: size }, () => alone.events.insert(anEvent(account.id))));
+        expect(results.every((r) => r.isOk())).toBe(true);
+      }
+      const { rows: prepared } = await pool.query<{ runs: number }>(
+        `SELECT (generic_plans + custom_plans)::int AS runs FROM pg_prepared_statements
+          WHERE name LIKE 'leadroute_%' AND statement LIKE '%INSERT INTO ' || $1 || '%'`,
+        [qualified(db.schema, 'events')],
+      );
+      expect(prepared).toEqual([{ runs: 3 }]);
+      expect(await rows('events', 'account_id = $1', [account.id])).toHaveLength(11);
+    } finally {
+      await pool.end();
+    }
+  });
 });

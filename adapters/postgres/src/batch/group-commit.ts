@@ -1,6 +1,6 @@
 import type { StoreError } from '@leadroute/core';
 import { err, ok, type Result, ResultAsync } from 'neverthrow';
-import pg, { type Pool, type PoolClient, type QueryResult } from 'pg';
+import pg, { type Pool, type PoolClient, type QueryConfig, type QueryResult } from 'pg';
 import { isUnavailable, toStoreError } from '../query';
 import { type Plan, type Statement, WRITE_ALONE, type WriteKind, type Writer } from './writer';
 
@@ -38,6 +38,21 @@ const IN_DOUBT = new Set(['08', '57', '58', 'XX']);
 const refusedWhole = (error: unknown): boolean =>
   error instanceof pg.DatabaseError && !IN_DOUBT.has((error.code ?? 'XX').slice(0, 2));
 
+/** The name each prepared statement text goes by on every connection (see {@link Statement.prepared}). */
+const names = new Map<string, string>();
+
+/**
+ * A statement as `pg` sends it: a {@link Statement.prepared} one by name, so a connection parses and plans its text
+ * once and afterwards sends only the parameters (pg keeps, per connection, which names it has prepared).
+ */
+function send(client: PoolClient, statement: Statement): Promise<QueryResult> {
+  const values = statement.values as unknown[];
+  if (!statement.prepared) return client.query(statement.text, values);
+  let name = names.get(statement.text);
+  if (name === undefined) names.set(statement.text, (name = `leadroute_${names.size + 1}`));
+  return client.query({ name, text: statement.text, values } satisfies QueryConfig);
+}
+
 /**
  * Sends statements on one connection: alone when there is one (it commits by itself),
  * else in one transaction. `retryable` is false only when the commit may have landed
@@ -57,7 +72,7 @@ async function execute(pool: Pool, statements: readonly Statement[]): Promise<Ou
     const results: QueryResult[] = [];
     for (const statement of statements) {
       committing = !transaction;
-      results.push(await client.query(statement.text, statement.values as unknown[]));
+      results.push(await send(client, statement));
     }
     committing = true;
     if (transaction) await client.query('COMMIT');

@@ -7,6 +7,11 @@ import { attempt, type Queryable } from '../query';
 export interface Statement {
   readonly text: string;
   readonly values: readonly unknown[];
+  /**
+   * The text is one of a few fixed texts (its rows go in array parameters, never in the text), so a connection may
+   * keep it parsed and planned as a named prepared statement and send only the parameters next time.
+   */
+  readonly prepared?: boolean;
 }
 
 /**
@@ -86,6 +91,38 @@ export function valuesList(rows: number, casts: readonly string[]): string {
   ).join(', ');
 }
 
+/**
+ * `unnest($1::text[], $2::jsonb[], ...)`: one array parameter per column, typed as `types` says, numbered from `from`.
+ * A statement whose rows come in arrays has one text whatever their number (see {@link Statement.prepared}).
+ */
+export function unnestOf(types: readonly string[], from = 1): string {
+  return `unnest(${types.map((type, i) => `$${from + i}::${type}[]`).join(', ')})`;
+}
+
+/**
+ * `values` as the rows of {@link unnestOf}'s arrays: one array per column, `row(value)` giving each value's columns.
+ */
+export function columnsOf<T>(values: readonly T[], width: number, row: (value: T) => readonly unknown[]): unknown[][] {
+  const columns: unknown[][] = Array.from({ length: width }, () => []);
+  for (const value of values) {
+    const cells = row(value);
+    for (let i = 0; i < width; i++) (columns[i] as unknown[]).push(cells[i]);
+  }
+  return columns;
+}
+
+/**
+ * Documents already encoded as jsonb text (by `toJsonb`) as one jsonb array, for a statement of one text that takes
+ * row `n`'s document as `$k::jsonb -> n`: the server parses them once, as one parameter, and they need none of the
+ * escaping an array parameter's elements would.
+ */
+export function jsonbArray(documents: readonly string[]): string {
+  return `[${documents.join(',')}]`;
+}
+
+/** The texts {@link oneStatement} made of prepared parts, by their parts' texts and parameter counts. */
+const combined = new Map<string, string>();
+
 /** The most parameters one statement can carry (the protocol counts them in 16 bits). */
 const MAX_PARAMETERS = 65_535;
 
@@ -112,11 +149,19 @@ export function oneStatement(parts: readonly (Statement & { readonly table: stri
   if (parts.length === 1) return only;
   if (new Set(parts.map((part) => part.table)).size < parts.length) return undefined;
   if (parts.reduce((n, part) => n + part.values.length, 0) > MAX_PARAMETERS) return undefined;
-  let offset = 0;
-  const queries = parts.map((part, i) => {
-    const at = offset;
-    offset += part.values.length;
-    return `w${i} AS (${renumbered(part.text, at)})`;
-  });
-  return { text: `WITH ${queries.join(', ')} SELECT`, values: parts.flatMap((part) => part.values) };
+  const prepared = parts.every((part) => part.prepared === true);
+  // Prepared parts have fixed texts, so their combinations are few: each is renumbered once.
+  const key = prepared ? parts.map((part) => `${part.values.length} ${part.text}`).join('\u0000') : '';
+  let text = prepared ? combined.get(key) : undefined;
+  if (text === undefined) {
+    let offset = 0;
+    const queries = parts.map((part, i) => {
+      const at = offset;
+      offset += part.values.length;
+      return `w${i} AS (${renumbered(part.text, at)})`;
+    });
+    text = `WITH ${queries.join(', ')} SELECT`;
+    if (prepared) combined.set(key, text);
+  }
+  return { text, values: parts.flatMap((part) => part.values), ...(prepared ? { prepared: true } : {}) };
 }

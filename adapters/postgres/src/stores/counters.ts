@@ -49,6 +49,7 @@ const incrementCounters = (table: string): WriteKind<Increment, boolean> => ({
          ON CONFLICT (key) DO UPDATE SET count = c.count + EXCLUDED.count, expires_at = EXCLUDED.expires_at
          WHERE c.count + EXCLUDED.count - 1 < (SELECT u.maximum FROM unnest($1::text[], $2::float8[]) AS u (key, maximum) WHERE u.key = c.key)
          RETURNING c.key`,
+        prepared: true,
         // float8 takes any maximum the memory adapter compares against (7.5 allows 8, Infinity never stops).
         values: [
           round.map(({ input }) => input.key),

@@ -1,5 +1,5 @@
 import type { EventStore, EventStoreQuery, StoredEvent } from '@leadroute/core';
-import { directWriter, valuesList, type WriteKind, type Writer } from '../batch/writer';
+import { columnsOf, directWriter, jsonbArray, unnestOf, type WriteKind, type Writer } from '../batch/writer';
 import { type Queryable, query } from '../query';
 import { fromJsonb, qualified, toJsonb } from '../sql';
 import { purgePartitioned } from './partitions';
@@ -36,26 +36,35 @@ export function eventFilter(q: EventStoreQuery): { where: string; values: unknow
 }
 
 const INSERTED = ['id', 'account_id', 'type', 'start_timestamp', 'lead_id', 'flow_id', 'key', 'expires_at', 'body'];
-const CASTS = ['', '', '', '', '', '', '', '', 'jsonb'];
+/** The types of the columns but the body, which goes as one jsonb array (see {@link jsonbArray}). */
+const TYPES = ['text', 'text', 'text', 'float8', 'text', 'text', 'text', 'timestamptz'];
 
-/** Inserting events, any number in one statement. */
+/**
+ * Inserting events, any number in one statement of one text: each column's values are one array parameter, the
+ * bodies one jsonb array.
+ */
 export const insertEvents = (table: string): WriteKind<StoredEvent, undefined> => ({
   what: 'insert event',
   plan: (events) => ({
     statements: [
       {
-        text: `INSERT INTO ${table} (${INSERTED.join(', ')}) VALUES ${valuesList(events.length, CASTS)}`,
-        values: events.flatMap((e) => [
-          e.id,
-          e.account_id,
-          e.type,
-          e.start_timestamp,
-          e.lead_id,
-          e.flow_id,
-          e.key ? keyColumn(e.key) : null,
-          e.expires_at,
-          toJsonb(e),
-        ]),
+        text: `INSERT INTO ${table} (${INSERTED.join(', ')})
+         SELECT ${INSERTED.slice(0, -1).join(', ')}, $${TYPES.length + 1}::jsonb -> (n - 1)::int
+         FROM ${unnestOf(TYPES)} WITH ORDINALITY AS t (${INSERTED.slice(0, -1).join(', ')}, n)`,
+        prepared: true,
+        values: [
+          ...columnsOf(events, TYPES.length, (e) => [
+            e.id,
+            e.account_id,
+            e.type,
+            e.start_timestamp,
+            e.lead_id,
+            e.flow_id,
+            e.key ? keyColumn(e.key) : null,
+            e.expires_at,
+          ]),
+          jsonbArray(events.map((e) => toJsonb(e))),
+        ],
       },
     ],
     answers: () => events.map(() => undefined),

@@ -1,7 +1,7 @@
 import type { FieldRollupRow, FieldRollupStore, TrackedField } from '@leadroute/core';
 import { errAsync, okAsync } from 'neverthrow';
 import { directReader, type ReadKind, type Reader } from '../batch/reads';
-import { oneStatement, type WriteKind } from '../batch/writer';
+import { columnsOf, oneStatement, type WriteKind } from '../batch/writer';
 import { type Queryable, query, toStoreError } from '../query';
 import { iso, qualified } from '../sql';
 import { cellUpsert, ROLLUP_DIMENSIONS, ROLLUP_SUMS } from './rollups';
@@ -37,32 +37,9 @@ interface FieldRollupDbRow {
 export const addFieldRollups = (table: string): WriteKind<readonly FieldRollupRow[], undefined> => ({
   what: 'add field rollups',
   plan: (calls) => {
-    const columns: unknown[][] = COLUMNS.map(() => []);
-    for (const rows of calls)
-      for (const row of rows) {
-        const values: unknown[] = [
-          row.account_id,
-          row.field,
-          row.hour,
-          row.value !== null,
-          row.value ?? '',
-          row.flow_id,
-          row.source_id,
-          row.recipient_id,
-          row.step_id,
-          row.kind,
-          row.outcome,
-          row.category,
-          row.stage,
-          row.count,
-          row.cost,
-          row.revenue,
-          row.purchase_price,
-        ];
-        for (const [i, v] of values.entries()) columns[i]?.push(v);
-      }
+    const columns = rowColumns(calls, true);
     return {
-      statements: [{ text: cellUpsert(table, CELL, CELL_TYPES), values: columns }],
+      statements: [{ text: cellUpsert(table, CELL, CELL_TYPES), values: columns, prepared: true }],
       answers: () => calls.map(() => undefined),
     };
   },
@@ -79,6 +56,29 @@ const DAY_CELL = [
 ] as const;
 const DAY_COLUMNS = [...DAY_CELL, ...ROLLUP_SUMS];
 
+/** The rows of every call as one array per column: `COLUMNS`, or `DAY_COLUMNS` (no step_id) for day cells. */
+function rowColumns(calls: readonly (readonly FieldRollupRow[])[], withStep: boolean): unknown[][] {
+  return columnsOf(calls.flat(), (withStep ? COLUMNS : DAY_COLUMNS).length, (row) => [
+    row.account_id,
+    row.field,
+    row.hour,
+    row.value !== null,
+    row.value ?? '',
+    row.flow_id,
+    row.source_id,
+    row.recipient_id,
+    ...(withStep ? [row.step_id] : []),
+    row.kind,
+    row.outcome,
+    row.category,
+    row.stage,
+    row.count,
+    row.cost,
+    row.revenue,
+    row.purchase_price,
+  ]);
+}
+
 /**
  * Adding field rollup rows to the cells per UTC day in `field_rollup_days` (migration 19), as
  * {@link addFieldRollups} adds them to the hourly ones: the same rows, summed by the UTC day of their
@@ -88,29 +88,7 @@ const DAY_COLUMNS = [...DAY_CELL, ...ROLLUP_SUMS];
 export const addFieldRollupDays = (table: string): WriteKind<readonly FieldRollupRow[], undefined> => ({
   what: 'add field rollups per day',
   plan: (calls) => {
-    const columns: unknown[][] = DAY_COLUMNS.map(() => []);
-    for (const rows of calls)
-      for (const row of rows) {
-        const values: unknown[] = [
-          row.account_id,
-          row.field,
-          row.hour,
-          row.value !== null,
-          row.value ?? '',
-          row.flow_id,
-          row.source_id,
-          row.recipient_id,
-          row.kind,
-          row.outcome,
-          row.category,
-          row.stage,
-          row.count,
-          row.cost,
-          row.revenue,
-          row.purchase_price,
-        ];
-        for (const [i, v] of values.entries()) columns[i]?.push(v);
-      }
+    const columns = rowColumns(calls, false);
     const cell = DAY_CELL.join(', ');
     // The rows' hours go in as `hour`, each cut to its UTC day.
     const day = DAY_CELL.map((c) => (c === 'day' ? "date_trunc('day', hour, 'UTC')" : c)).join(', ');
@@ -125,7 +103,7 @@ export const addFieldRollupDays = (table: string): WriteKind<readonly FieldRollu
          ORDER BY ${day}
          ON CONFLICT (${cell}) DO UPDATE SET
            ${ROLLUP_SUMS.map((sum) => `${sum} = r.${sum} + EXCLUDED.${sum}`).join(', ')}`;
-    return { statements: [{ text, values: columns }], answers: () => calls.map(() => undefined) };
+    return { statements: [{ text, values: columns, prepared: true }], answers: () => calls.map(() => undefined) };
   },
 });
 

@@ -1,15 +1,70 @@
-import type { LeadWriteBundle, LeadWrites } from '@leadroute/core';
+import type { LeadWriteBundle, LeadWrites, RollupRow } from '@leadroute/core';
 import { oneStatement, type Plan, type Statement, type WriteKind, type Writer } from '../batch/writer';
 import { qualified } from '../sql';
 import { insertEvents } from './events';
 import { addFieldRollupDays, addFieldRollups } from './field-rollups';
 import { insertLeads } from './leads';
-import { addRollups } from './rollups';
+import { addRollups, ROLLUP_DIMENSIONS } from './rollups';
 import { indexDocuments } from './search';
+
+/** What a cell is counted by: its key's columns. */
+const CELL = ['account_id', 'hour', ...ROLLUP_DIMENSIONS] as const;
+
+/** A cell's key: its columns, each with its length before it (so no two cells share one); a field's null apart from ''. */
+function keyOf(row: RollupRow & { readonly field?: string; readonly value?: string | null }): string {
+  let key =
+    row.field === undefined
+      ? ''
+      : `${row.field.length}:${row.field}${row.value === null ? '-' : `${row.value?.length}:${row.value}`}`;
+  for (const column of CELL) {
+    const value = row[column];
+    key += `${value.length}:${value}`;
+  }
+  return key;
+}
+
+/**
+ * A batch's rows with the rows of each cell summed into one. The statement would sum them as well, but the leads of a
+ * batch mostly add to the same few cells (16 leads through one flow: 64 rollup rows, 4 cells), and every row left out
+ * is a row less to encode, send and unnest.
+ */
+export function summed<R extends RollupRow>(rows: readonly R[]): R[] {
+  const cells = new Map<string, { row: R; count: number; cost: number; revenue: number; purchase_price: number }>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const sum = cells.get(key);
+    if (sum === undefined) cells.set(key, { row, ...pick(row) });
+    else {
+      sum.count += row.count;
+      sum.cost += row.cost;
+      sum.revenue += row.revenue;
+      sum.purchase_price += row.purchase_price;
+    }
+  }
+  const out: R[] = [];
+  for (const { row, ...sums } of cells.values())
+    out.push(
+      sums.count === row.count &&
+        sums.cost === row.cost &&
+        sums.revenue === row.revenue &&
+        sums.purchase_price === row.purchase_price
+        ? row
+        : { ...row, ...sums },
+    );
+  return out;
+}
+
+const pick = (row: RollupRow) => ({
+  count: row.count,
+  cost: row.cost,
+  revenue: row.revenue,
+  purchase_price: row.purchase_price,
+});
 
 /**
  * Committing leads' bundles: every bundle in the batch shares one write per kind of
- * record (rollups, field rollups, search documents, events, leads), and these are
+ * record (rollups and field rollups, each cell's rows summed into one row first;
+ * search documents, events, leads), and these are
  * one statement (see {@link oneStatement}): one round trip and one commit for the
  * whole batch, atomic as a transaction is. (Should a kind need two statements, as
  * search documents do when the batch indexes one lead twice, they go one after the
@@ -35,24 +90,24 @@ export const commitLeadBundles = (schema: string): WriteKind<LeadWriteBundle, un
   return {
     what: 'commit lead',
     plan: (bundles): Plan<undefined> => {
-      const rows = bundles.flatMap((b) => (b.rollups.length > 0 ? [b.rollups] : []));
-      const fieldRows = bundles.flatMap((b) => (b.fieldRollups && b.fieldRollups.length > 0 ? [b.fieldRollups] : []));
+      const rows = summed(bundles.flatMap((b) => b.rollups));
+      const fieldRows = summed(bundles.flatMap((b) => b.fieldRollups ?? []));
       const docs = bundles.flatMap((b) => (b.search ? [b.search] : []));
       const stored = bundles.flatMap((b) => b.events);
       const records = bundles.flatMap((b) => (b.lead ? [b.lead] : []));
       const on = (table: string, statements: readonly Statement[]) => statements.map((st) => ({ ...st, table }));
       // Rollups first, in cell order as every batch takes them, so concurrent batches lock cells in one order.
       const parts = [
-        ...(rows.length > 0 ? on(tables.rollups, rollups.plan(rows).statements) : []),
-        ...(fieldRows.length > 0 ? on(tables.fieldRollups, fieldRollups.plan(fieldRows).statements) : []),
+        ...(rows.length > 0 ? on(tables.rollups, rollups.plan([rows]).statements) : []),
+        ...(fieldRows.length > 0 ? on(tables.fieldRollups, fieldRollups.plan([fieldRows]).statements) : []),
         // The same rows by UTC day, always beside the hourly ones (#22.6).
-        ...(fieldRows.length > 0 ? on(tables.fieldRollupDays, fieldRollupDays.plan(fieldRows).statements) : []),
+        ...(fieldRows.length > 0 ? on(tables.fieldRollupDays, fieldRollupDays.plan([fieldRows]).statements) : []),
         ...(docs.length > 0 ? on(tables.search, search.plan(docs).statements) : []),
         ...(stored.length > 0 ? on(tables.events, events.plan(stored).statements) : []),
         ...(records.length > 0 ? on(tables.leads, leads.plan(records).statements) : []),
       ];
       const one = oneStatement(parts);
-      const statements: Statement[] = one ? [one] : parts.map(({ text, values }) => ({ text, values }));
+      const statements: Statement[] = one ? [one] : parts.map(({ table: _, ...statement }) => statement);
       return { statements, answers: () => bundles.map(() => undefined) };
     },
   };

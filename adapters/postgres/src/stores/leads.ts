@@ -1,5 +1,5 @@
 import type { LeadRecord, LeadStore } from '@leadroute/core';
-import { directWriter, valuesList, type WriteKind, type Writer } from '../batch/writer';
+import { columnsOf, directWriter, jsonbArray, unnestOf, type WriteKind, type Writer } from '../batch/writer';
 import { type Queryable, query } from '../query';
 import { fromJsonb, iso, isoOrNull, qualified, toJsonb } from '../sql';
 import { purgePartitioned } from './partitions';
@@ -22,29 +22,51 @@ const toLead = (row: LeadRow): LeadRecord => ({
   expires_at: iso(row.expires_at),
 });
 
-const CASTS = ['', '', '', '', '', '', '', 'jsonb', '', '', '', ''];
+/** The inserted columns but `fields`, which go as one jsonb array (see {@link jsonbArray}), with their types. */
+const INSERTED: readonly (readonly [string, string])[] = [
+  ['id', 'text'],
+  ['account_id', 'text'],
+  ['flow_id', 'text'],
+  ['flow_name', 'text'],
+  ['source_id', 'text'],
+  ['source_name', 'text'],
+  ['submission_timestamp', 'timestamptz'],
+  ['purchase_price', 'float8'],
+  ['latest_event_id', 'text'],
+  ['returned_at', 'timestamptz'],
+  ['expires_at', 'timestamptz'],
+];
+const NAMES = INSERTED.map(([name]) => name).join(', ');
 
-/** Inserting leads, any number in one statement. */
+/**
+ * Inserting leads, any number in one statement of one text: each column's values are one array parameter, the
+ * fields one jsonb array.
+ */
 export const insertLeads = (table: string): WriteKind<LeadRecord, undefined> => ({
   what: 'insert lead',
   plan: (leads) => ({
     statements: [
       {
-        text: `INSERT INTO ${table} (${COLUMNS}) VALUES ${valuesList(leads.length, CASTS)}`,
-        values: leads.flatMap((l) => [
-          l.id,
-          l.account_id,
-          l.flow_id,
-          l.flow_name,
-          l.source_id,
-          l.source_name,
-          l.submission_timestamp,
-          toJsonb(l.fields),
-          l.purchase_price,
-          l.latest_event_id,
-          l.returned_at,
-          l.expires_at,
-        ]),
+        text: `INSERT INTO ${table} (${NAMES}, fields)
+         SELECT ${NAMES}, $${INSERTED.length + 1}::jsonb -> (n - 1)::int
+         FROM ${unnestOf(INSERTED.map(([, type]) => type))} WITH ORDINALITY AS t (${NAMES}, n)`,
+        prepared: true,
+        values: [
+          ...columnsOf(leads, INSERTED.length, (l) => [
+            l.id,
+            l.account_id,
+            l.flow_id,
+            l.flow_name,
+            l.source_id,
+            l.source_name,
+            l.submission_timestamp,
+            l.purchase_price,
+            l.latest_event_id,
+            l.returned_at,
+            l.expires_at,
+          ]),
+          jsonbArray(leads.map((l) => toJsonb(l.fields))),
+        ],
       },
     ],
     answers: () => leads.map(() => undefined),

@@ -60,6 +60,7 @@ export const addRollups = (table: string): WriteKind<readonly RollupRow[], undef
         {
           text: cellUpsert(table, CELL, ['text', 'timestamptz', ...ROLLUP_DIMENSIONS.map(() => 'text')]),
           values: columns,
+          prepared: true,
         },
       ],
       answers: () => calls.map(() => undefined),

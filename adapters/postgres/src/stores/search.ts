@@ -11,7 +11,15 @@ import {
   type StoreError,
 } from '@leadroute/core';
 import { okAsync, ResultAsync } from 'neverthrow';
-import { directWriter, distinctRounds, valuesList, type WriteKind, type Writer } from '../batch/writer';
+import {
+  columnsOf,
+  directWriter,
+  distinctRounds,
+  jsonbArray,
+  unnestOf,
+  type WriteKind,
+  type Writer,
+} from '../batch/writer';
 import { type Queryable, query } from '../query';
 import { asStored, fromJsonb, qualified, toJsonb } from '../sql';
 
@@ -243,34 +251,49 @@ export function readPage(
   return next(0, []);
 }
 
-const CASTS = ['text', 'text', 'text[]', 'text', 'jsonb', 'jsonb', 'timestamptz'];
+/**
+ * A document's row but its sort keys and document, which go as one jsonb array each (see {@link jsonbArray}): its
+ * terms are a slice of the statement's one array of every term.
+ */
+const TYPES = ['text', 'text', 'int', 'int', 'text', 'timestamptz'];
 
 /**
  * Indexing documents: one upsert per round of distinct leads (an upsert cannot touch
  * a row twice in a statement), so a lead indexed twice in a batch ends as its last
- * document, as it would one call after the other.
+ * document, as it would one call after the other. A round is one statement of one text,
+ * whatever its size: each column one array parameter, every document's terms in one
+ * more array, of which each row names its slice (`term_from` to `term_to`), and the sort
+ * keys and documents one jsonb array each.
  */
 export const indexDocuments = (table: string): WriteKind<SearchDocument, undefined> => ({
   what: 'index lead for search',
   plan: (docs) => ({
     statements: distinctRounds(docs, (doc) => JSON.stringify([asStored(doc.account_id), asStored(doc.lead_id)])).map(
-      (round) => ({
-        text: `INSERT INTO ${table} AS d (account_id, lead_id, terms, phrase_text, sort_keys, document, expires_at)
-         SELECT account_id, lead_id, array_to_tsvector(terms), phrase_text, sort_keys, document, expires_at
-         FROM (VALUES ${valuesList(round.length, CASTS)}) AS v (account_id, lead_id, terms, phrase_text, sort_keys, document, expires_at)
+      (round) => {
+        const terms: string[] = [];
+        const rows = columnsOf(round, TYPES.length, ({ input: doc }) => {
+          const first = terms.length + 1;
+          for (const term of new Set(documentTerms(doc).map((t) => lexeme(doc.account_id, t)))) terms.push(term);
+          return [doc.account_id, doc.lead_id, first, terms.length, phraseText(doc), doc.expires_at];
+        });
+        const p = TYPES.length;
+        return {
+          text: `INSERT INTO ${table} AS d (account_id, lead_id, terms, phrase_text, sort_keys, document, expires_at)
+         SELECT account_id, lead_id, array_to_tsvector(($${p + 1}::text[])[term_from:term_to]), phrase_text,
+           $${p + 2}::jsonb -> (n - 1)::int, $${p + 3}::jsonb -> (n - 1)::int, expires_at
+         FROM ${unnestOf(TYPES)} WITH ORDINALITY AS v (account_id, lead_id, term_from, term_to, phrase_text, expires_at, n)
          ON CONFLICT (account_id, lead_id) DO UPDATE SET
            seq = EXCLUDED.seq, terms = EXCLUDED.terms, phrase_text = EXCLUDED.phrase_text, sort_keys = EXCLUDED.sort_keys,
            document = EXCLUDED.document, expires_at = EXCLUDED.expires_at`,
-        values: round.flatMap(({ input: doc }) => [
-          doc.account_id,
-          doc.lead_id,
-          [...new Set(documentTerms(doc).map((t) => lexeme(doc.account_id, t)))],
-          phraseText(doc),
-          JSON.stringify(sortKeys(doc)),
-          toJsonb(doc),
-          doc.expires_at,
-        ]),
-      }),
+          prepared: true,
+          values: [
+            ...rows,
+            terms,
+            jsonbArray(round.map(({ input: doc }) => JSON.stringify(sortKeys(doc)))),
+            jsonbArray(round.map(({ input: doc }) => toJsonb(doc))),
+          ],
+        };
+      },
     ),
     answers: () => docs.map(() => undefined),
   }),
