@@ -55,6 +55,7 @@ const DAY_CELL = [
   ...ROLLUP_DIMENSIONS.filter((c) => c !== 'step_id'),
 ] as const;
 const DAY_COLUMNS = [...DAY_CELL, ...ROLLUP_SUMS];
+const DAY_CELL_TYPES = ['text', 'text', 'timestamptz', 'boolean', ...DAY_CELL.slice(4).map(() => 'text')];
 
 /** The rows of every call as one array per column: `COLUMNS`, or `DAY_COLUMNS` (no step_id) for day cells. */
 function rowColumns(calls: readonly (readonly FieldRollupRow[])[], withStep: boolean): unknown[][] {
@@ -88,22 +89,16 @@ function rowColumns(calls: readonly (readonly FieldRollupRow[])[], withStep: boo
 export const addFieldRollupDays = (table: string): WriteKind<readonly FieldRollupRow[], undefined> => ({
   what: 'add field rollups per day',
   plan: (calls) => {
-    const columns = rowColumns(calls, false);
-    const cell = DAY_CELL.join(', ');
     // The rows' hours go in as `hour`, each cut to its UTC day.
-    const day = DAY_CELL.map((c) => (c === 'day' ? "date_trunc('day', hour, 'UTC')" : c)).join(', ');
-    const input = DAY_COLUMNS.map((c) => (c === 'day' ? 'hour' : c)).join(', ');
-    const types = ['text', 'text', 'timestamptz', 'boolean', ...DAY_CELL.slice(4).map(() => 'text')];
-    const sumTypes = ['bigint', 'float8', 'float8', 'float8'];
-    // As cellUpsert, by the UTC day of each row's hour.
-    const text = `INSERT INTO ${table} AS r (${cell}, ${ROLLUP_SUMS.join(', ')})
-         SELECT ${day}, ${ROLLUP_SUMS.map((sum) => `sum(${sum})`).join(', ')}
-         FROM unnest(${[...types, ...sumTypes].map((type, i) => `$${i + 1}::${type}[]`).join(', ')}) AS t (${input})
-         GROUP BY ${day}
-         ORDER BY ${day}
-         ON CONFLICT (${cell}) DO UPDATE SET
-           ${ROLLUP_SUMS.map((sum) => `${sum} = r.${sum} + EXCLUDED.${sum}`).join(', ')}`;
-    return { statements: [{ text, values: columns, prepared: true }], answers: () => calls.map(() => undefined) };
+    const text = cellUpsert(table, DAY_CELL, DAY_CELL_TYPES, {
+      column: 'day',
+      input: 'hour',
+      expression: "date_trunc('day', hour, 'UTC')",
+    });
+    return {
+      statements: [{ text, values: rowColumns(calls, false), prepared: true }],
+      answers: () => calls.map(() => undefined),
+    };
   },
 });
 

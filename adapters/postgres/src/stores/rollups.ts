@@ -1,5 +1,5 @@
 import type { RollupRow, RollupStore } from '@leadroute/core';
-import { directWriter, type WriteKind, type Writer } from '../batch/writer';
+import { directWriter, unnestOf, type WriteKind, type Writer } from '../batch/writer';
 import { type Queryable, query } from '../query';
 import { iso, qualified } from '../sql';
 
@@ -17,23 +17,30 @@ export const ROLLUP_DIMENSIONS = [
 /** What `add` sums into a cell. */
 export const ROLLUP_SUMS = ['count', 'cost', 'revenue', 'purchase_price'] as const;
 
-/** The cell's columns: the primary key, what `add` sums into. */
-const CELL = ['account_id', 'hour', ...ROLLUP_DIMENSIONS] as const;
-const COLUMNS = [...CELL, ...ROLLUP_SUMS];
+/** A rollup cell's columns: the primary key (the columns a batch's rows of one cell share). */
+export const ROLLUP_CELL = ['account_id', 'hour', ...ROLLUP_DIMENSIONS] as const;
+const COLUMNS = [...ROLLUP_CELL, ...ROLLUP_SUMS];
 
 /**
  * The statement that adds rows to their cells: every column as one array parameter (`cellTypes`
  * for the cell's, in order, then the sums'), rows of one cell summed first, cells in key order
- * (so concurrent writers lock them alike), each added to its stored sums.
+ * (so concurrent writers lock them alike), each added to its stored sums. `derived`: a cell
+ * column computed from an input column (its parameter comes in as `input`, the cell holds
+ * `expression` of it), as field cells per day take their day from the rows' hours.
  */
-export function cellUpsert(table: string, cell: readonly string[], cellTypes: readonly string[]): string {
-  const columns = [...cell, ...ROLLUP_SUMS];
-  const types = [...cellTypes, 'bigint', 'float8', 'float8', 'float8'];
-  return `INSERT INTO ${table} AS r (${columns.join(', ')})
-         SELECT ${cell.join(', ')}, ${ROLLUP_SUMS.map((sum) => `sum(${sum})`).join(', ')}
-         FROM unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')}) AS t (${columns.join(', ')})
-         GROUP BY ${cell.join(', ')}
-         ORDER BY ${cell.join(', ')}
+export function cellUpsert(
+  table: string,
+  cell: readonly string[],
+  cellTypes: readonly string[],
+  derived?: { readonly column: string; readonly input: string; readonly expression: string },
+): string {
+  const inputs = [...cell, ...ROLLUP_SUMS].map((c) => (c === derived?.column ? derived.input : c));
+  const keys = cell.map((c) => (c === derived?.column ? derived.expression : c)).join(', ');
+  return `INSERT INTO ${table} AS r (${[...cell, ...ROLLUP_SUMS].join(', ')})
+         SELECT ${keys}, ${ROLLUP_SUMS.map((sum) => `sum(${sum})`).join(', ')}
+         FROM ${unnestOf([...cellTypes, 'bigint', 'float8', 'float8', 'float8'])} AS t (${inputs.join(', ')})
+         GROUP BY ${keys}
+         ORDER BY ${keys}
          ON CONFLICT (${cell.join(', ')}) DO UPDATE SET
            ${ROLLUP_SUMS.map((sum) => `${sum} = r.${sum} + EXCLUDED.${sum}`).join(', ')}`;
 }
@@ -58,7 +65,7 @@ export const addRollups = (table: string): WriteKind<readonly RollupRow[], undef
     return {
       statements: [
         {
-          text: cellUpsert(table, CELL, ['text', 'timestamptz', ...ROLLUP_DIMENSIONS.map(() => 'text')]),
+          text: cellUpsert(table, ROLLUP_CELL, ['text', 'timestamptz', ...ROLLUP_DIMENSIONS.map(() => 'text')]),
           values: columns,
           prepared: true,
         },
@@ -80,7 +87,7 @@ export function rollupStore(
   reads: Queryable = db,
 ): RollupStore {
   const table = qualified(schema, 'rollups');
-  const select = `SELECT ${CELL.join(', ')}, count, cost, revenue, purchase_price FROM ${table}`;
+  const select = `SELECT ${ROLLUP_CELL.join(', ')}, count, cost, revenue, purchase_price FROM ${table}`;
   const add = addRollups(table);
   return {
     add: (rows) => writer.write(add, rows),
@@ -90,7 +97,7 @@ export function rollupStore(
         'query rollups',
         `${select} WHERE account_id = $1 AND hour >= $2 AND hour < $3
            AND ($4::text[] IS NULL OR kind = ANY($4)) AND ($5::text IS NULL OR flow_id = $5)
-         ORDER BY hour, ${CELL.slice(2).join(', ')}`,
+         ORDER BY hour, ${ROLLUP_CELL.slice(2).join(', ')}`,
         [q.account_id, q.from, q.to, q.kinds ? [...q.kinds] : null, q.flow_id ?? null],
       ).map(({ rows }) => rows.map(toRow)),
     activeAccounts: (from, to) =>
