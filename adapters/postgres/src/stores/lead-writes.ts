@@ -4,11 +4,8 @@ import { qualified } from '../sql';
 import { insertEvents } from './events';
 import { addFieldRollupDays, addFieldRollups } from './field-rollups';
 import { insertLeads } from './leads';
-import { addRollups, ROLLUP_DIMENSIONS } from './rollups';
+import { addRollups, ROLLUP_CELL } from './rollups';
 import { indexDocuments } from './search';
-
-/** What a cell is counted by: its key's columns. */
-const CELL = ['account_id', 'hour', ...ROLLUP_DIMENSIONS] as const;
 
 /** A cell's key: its columns, each with its length before it (so no two cells share one); a field's null apart from ''. */
 function keyOf(row: RollupRow & { readonly field?: string; readonly value?: string | null }): string {
@@ -16,7 +13,7 @@ function keyOf(row: RollupRow & { readonly field?: string; readonly value?: stri
     row.field === undefined
       ? ''
       : `${row.field.length}:${row.field}${row.value === null ? '-' : `${row.value?.length}:${row.value}`}`;
-  for (const column of CELL) {
+  for (const column of ROLLUP_CELL) {
     const value = row[column];
     key += `${value.length}:${value}`;
   }
