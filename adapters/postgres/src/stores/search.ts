@@ -155,14 +155,14 @@ export function searchStatement(table: string, q: SearchIndexQuery): SearchState
     };
     return { values, param, where };
   };
+  // The prefixes the GIN index expands, and the one-letter ones (see EXPANDED_PREFIX) as a tsquery to check on rows.
   const isShort = (i: number) => (q.terms[i] as string).length < EXPANDED_PREFIX;
+  const expanded = prefixes.filter((_, i) => !isShort(i));
+  const checked = prefixes.filter((_, i) => isShort(i)).join(' & ');
   const counting = statement();
   // A one-letter prefix beside other terms or phrase tokens is checked on the rows they find, as in a multi-term page.
-  const countWhere = () => {
-    const found = prefixes.filter((_, i) => !isShort(i));
-    const checked = prefixes.filter((_, i) => isShort(i)).join(' & ');
-    return found.length + tokens.length > 0 && checked ? counting.where(found.join(' & '), checked) : counting.where();
-  };
+  const countWhere = () =>
+    expanded.length + tokens.length > 0 && checked ? counting.where(expanded.join(' & '), checked) : counting.where();
   // Only the first SEARCH_MAX_REACHABLE matches can be paged to, and no more are counted: the count stops there
   // instead of reading every match (a one-letter prefix matches most of an account). No order: ordered newest first,
   // the planner walked (account_id, seq) for terms its statistics take as common and a short prefix's are not (count
@@ -199,8 +199,7 @@ export function searchStatement(table: string, q: SearchIndexQuery): SearchState
     // whole lexemes (and its longer prefixes; a one-letter prefix is checked on the rows found); then, when those did
     // not fill the page, the leads where none is, newest first. Only the first scores rows, and only its own.
     const some = statement();
-    const found = [`(${whole.join(' | ')})`, ...prefixes.filter((_, i) => !isShort(i))].join(' & ');
-    const checked = prefixes.filter((_, i) => isShort(i)).join(' & ');
+    const found = [`(${whole.join(' | ')})`, ...expanded].join(' & ');
     const scored = `SELECT document FROM ${table} WHERE ${some.where(found, checked || undefined)}
       ORDER BY ${whole.map((w) => `(terms @@ ${some.param(w)}::tsquery)::int`).join(' + ')} DESC, seq DESC
       LIMIT ${some.param(from + limit)}`;
