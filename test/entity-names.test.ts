@@ -3,7 +3,8 @@ import { memoryStorage } from '@leadroute/memory';
 import { describe, expect, it } from 'vitest';
 
 // The recipient's name on each step's event comes from the entity; the service keeps names by ID
-// for as long as it keeps aliases (5 s), and forgets one at once when it renames that entity.
+// for as long as it keeps aliases (5 s), and forgets one at once when it renames that entity. The
+// flow a lead is posted to and its account are kept the same way.
 async function setUp() {
   let now = Date.parse('2026-03-01T12:00:00Z');
   const clock = { now: () => now };
@@ -25,6 +26,13 @@ async function setUp() {
         return base.entities.get(id);
       },
     },
+    flows: {
+      ...base.flows,
+      get: (id) => {
+        reads.push(id);
+        return base.flows.get(id);
+      },
+    },
   };
   const recipient = scriptedRecipient();
   recipient.respondWith({ outcome: 'success' });
@@ -37,13 +45,13 @@ async function setUp() {
     )._unsafeUnwrap().id;
   const vendor = await entity({ name: 'Vendor', source: 'seller' });
   const buyer = await entity({ name: 'Buyer One', recipient: 'buyer' });
-  const flow = (
-    await service.flows.create(principal, {
-      name: 'Names',
-      sources: [{ entity_id: vendor }],
-      steps: [1, 2].map(() => ({ type: 'recipient' as const, entity_id: buyer, module_id: recipient.id })),
-    })
-  )._unsafeUnwrap();
+  const body = {
+    name: 'Names',
+    sources: [{ entity_id: vendor }],
+    steps: [1, 2].map(() => ({ type: 'recipient' as const, entity_id: buyer, module_id: recipient.id })),
+  };
+  const flow = (await service.flows.create(principal, body))._unsafeUnwrap();
+  const submit = async () => (await service.leads.submit(flow.id, vendor, { first_name: 'Ada' }))._unsafeUnwrap();
   const names = async () => {
     const lead = (await service.leads.submit(flow.id, vendor, { first_name: 'Ada' }))._unsafeUnwrap().lead.id;
     const events = (await service.events.list(principal, { type: 'recipient', limit: 100 }))._unsafeUnwrap();
@@ -51,7 +59,18 @@ async function setUp() {
       .filter((e) => e.lead_id === lead)
       .map((e) => (e.vars as { recipient?: { name?: string } }).recipient?.name);
   };
-  return { service, principal, base, buyer, reads, names, tick: (ms: number) => void (now += ms) };
+  return {
+    service,
+    principal,
+    base,
+    buyer,
+    body,
+    flow,
+    reads,
+    names,
+    submit,
+    tick: (ms: number) => void (now += ms),
+  };
 }
 
 describe('entity names on events', () => {
@@ -86,5 +105,50 @@ describe('entity names on events', () => {
     (await base.entities.update({ ...record, name: 'Buyer Three' }))._unsafeUnwrap();
     tick(5_001);
     expect(await names()).toEqual(['Buyer Three', 'Buyer Three']);
+  });
+
+  it('reads the flow once for many leads, and a refused ID every time', async () => {
+    const { flow, reads, submit, service } = await setUp();
+    await submit();
+    reads.length = 0;
+    for (let i = 0; i < 5; i++) expect((await submit()).outcome).toBe('success');
+    expect(reads.filter((id) => id === flow.id)).toHaveLength(0);
+    // An ID that names no flow is not kept: a caller walking posting URLs reads the store each time, and fills nothing.
+    const unknown = '0'.repeat(8) + flow.id.slice(8);
+    for (let i = 0; i < 3; i++) expect((await service.leads.submit(unknown, flow.id, {})).isErr()).toBe(true);
+    expect(reads.filter((id) => id === unknown)).toHaveLength(3);
+  });
+
+  it("shows a flow update made through this service at once, and another instance's within 5 s", async () => {
+    const { service, principal, base, body, flow, submit, tick } = await setUp();
+    expect((await submit()).outcome).toBe('success');
+    (await service.flows.update(principal, flow.id, { ...body, enabled: false }))._unsafeUnwrap();
+    expect(await submit()).toMatchObject({ outcome: 'failure', reason: 'The flow is disabled.' });
+
+    // Another instance enables it again in the shared storage: this one sees it once its copy is 5 s old.
+    const record = (await base.flows.get(flow.id))._unsafeUnwrap();
+    if (!record) throw new Error('the flow is stored');
+    (
+      await base.flows.update({ ...record, enabled: true, version: record.version + 1 }, record.version)
+    )._unsafeUnwrap();
+    tick(4_000);
+    expect((await submit()).outcome).toBe('failure');
+    tick(1_001);
+    expect((await submit()).outcome).toBe('success');
+  });
+
+  it('forgets a flow that another instance changed when an update here finds it stale', async () => {
+    const { service, principal, base, body, flow, submit } = await setUp();
+    expect((await submit()).outcome).toBe('success');
+    const record = (await base.flows.get(flow.id))._unsafeUnwrap();
+    if (!record) throw new Error('the flow is stored');
+    (
+      await base.flows.update({ ...record, enabled: false, version: record.version + 1 }, record.version)
+    )._unsafeUnwrap();
+    expect((await submit()).outcome).toBe('success');
+    // This service's update names the version it read; the store is past it, so it is refused, and the flow re-read.
+    const refused = await service.flows.update(principal, flow.id, { ...body, version: record.version });
+    expect(refused.isErr()).toBe(true);
+    expect(await submit()).toMatchObject({ outcome: 'failure', reason: 'The flow is disabled.' });
   });
 });

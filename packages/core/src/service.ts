@@ -33,7 +33,6 @@ import type { Storage } from './ports/storage';
 import { createSearchApi, type SearchApi } from './search';
 import { isoTime } from './time';
 import { shortLived } from './short-lived';
-import type { Account } from './ports/accounts';
 import type { StoreError } from './ports/store-error';
 import { createStatsApi, type StatsApi } from './stats';
 
@@ -230,8 +229,8 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
   });
   // What every lead reads and almost nothing changes, kept SHORT_TTL_MS (and forgotten at once when this process
   // changes it): an account's aliases by entity, the name that account sees for an entity in its events, search hits
-  // and alerts (#19.12); entity names, which every recipient step puts on its event; the account a lead is for (#22:
-  // each was a read per lead or per step, a round trip on a database).
+  // and alerts (#19.12); entity names, which every recipient step puts on its event; the flow a lead is posted to and
+  // its account (#22: each was a read per lead or per step, a round trip on a database).
   const aliases = shortLived<Map<string, string>>({
     clock,
     ttlMs: SHORT_TTL_MS,
@@ -242,16 +241,20 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
         () => ({ value: new Map<string, string>(), kept: false }),
       ),
   });
-  const accounts = shortLived<Result<Account | undefined, StoreError>>({
-    clock,
-    ttlMs: SHORT_TTL_MS,
-    max: 10_000,
-    read: (id) =>
-      storage.accounts.get(id).match(
-        (found) => ({ value: ok(found), kept: found !== undefined }),
-        (e) => ({ value: err(e), kept: false }),
-      ),
-  });
+  // A record read by ID, kept only when found: an unknown ID (a caller walking posting URLs) is read again each time.
+  const byId = <R>(get: (id: string) => ResultAsync<R | undefined, StoreError>, max: number) =>
+    shortLived<Result<R | undefined, StoreError>>({
+      clock,
+      ttlMs: SHORT_TTL_MS,
+      max,
+      read: (id) =>
+        get(id).match(
+          (found) => ({ value: ok(found), kept: found !== undefined }),
+          (e) => ({ value: err(e), kept: false }),
+        ),
+    });
+  const accounts = byId((id) => storage.accounts.get(id), 10_000);
+  const flows = byId((id) => storage.flows.get(id), 10_000);
   const names = shortLived<string>({
     clock,
     ttlMs: SHORT_TTL_MS,
@@ -341,7 +344,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
     operators: createOperatorsApi(options.operatorStaff),
     entities,
     aliases: createAliasesApi({ storage, clock, entities, changed: aliases.forget }),
-    flows: createFlowsApi({ storage, clock, entities, integrations }),
+    flows: createFlowsApi({ storage, clock, entities, integrations, changed: flows.forget }),
     leads: createLeadsApi({
       storage,
       clock,
@@ -350,6 +353,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       recorder,
       compile: createFlowCache(),
       entityName,
+      flow: (id) => new ResultAsync(flows.get(id)),
       account: (id) => new ResultAsync(accounts.get(id)),
       host: options.host ?? hostname(),
     }),

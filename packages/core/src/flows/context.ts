@@ -20,6 +20,8 @@ export interface IntakeDeps {
   readonly compile: (flow: FlowRecord) => CompiledFlow;
   /** The display name of an entity for events (`source.name`, `recipient.name`). */
   readonly entityName: (accountId: string, entityId: string) => Promise<string>;
+  /** A flow by ID, as read at most a few seconds ago (a change made through this service at once). */
+  readonly flow: (id: string) => ResultAsync<FlowRecord | undefined, LeadrouteError>;
   /** The account a flow belongs to, as read at most a few seconds ago. */
   readonly account: (id: string) => ResultAsync<Account | undefined, LeadrouteError>;
   /** Recorded as `host` on events. */

@@ -105,7 +105,7 @@ function prepare(
   if (body !== undefined && !isRecord(body))
     return errAsync(errors.validation([{ path: '', message: 'A lead must be an object of fields.' }]));
   if (!isId(flowId) || !isId(sourceId)) return errAsync(NO_SUCH_POSTING_URL);
-  return deps.storage.flows.get(flowId.toLowerCase()).andThen((flow) => {
+  return deps.flow(flowId.toLowerCase()).andThen((flow) => {
     if (!flow) return errAsync(NO_SUCH_POSTING_URL);
     const compiled = deps.compile(flow);
     const source = compiled.sources.get(sourceId.toLowerCase());

@@ -55,6 +55,8 @@ export function createFlowsApi(deps: {
   clock: Clock;
   entities: EntitiesApi;
   integrations: IntegrationRegistry;
+  /** Called with a flow's ID once this service has changed it (what keeps flows for intake forgets it). */
+  changed?: (id: string) => void;
 }): FlowsApi {
   const { storage, clock, entities, integrations } = deps;
 
@@ -218,7 +220,7 @@ export function createFlowsApi(deps: {
               `If-Match names none of the flow's current version ${version}; read it again and retry.`,
               version,
             );
-      return own(principal, id).andThen((current) => {
+      const attempt = (current: FlowRecord): ResultAsync<Flow, LeadrouteError> => {
         // Preconditions before validation (RFC 9110 §13.2.2): a stale copy is refused whatever it holds.
         if (ifMatch !== undefined && ifMatch !== 'any' && !ifMatch.includes(current.version))
           return errAsync(
@@ -255,6 +257,12 @@ export function createFlowsApi(deps: {
             )
             .map(() => showPostingSecrets(toFlow(record), revealed));
         });
+      };
+      // Once the attempt is over, written or refused, intake reads the flow afresh: a refusal may have found it
+      // changed by another writer (forgetting it before the write could let a lead keep the old flow again).
+      return own(principal, id).andThen((current) => {
+        const forget = () => deps.changed?.(current.id);
+        return attempt(current).andTee(forget).orTee(forget);
       });
     },
   };
