@@ -131,11 +131,39 @@ async function drive(
   return { perSecond: (times.length / (performance.now() - started)) * 1000, p50: median(times), leads: times.length };
 }
 
-/** The three-step flow on memory, driven as {@link postgresIntake} drives it: the PostgreSQL rows' baseline. */
-export async function memoryIntake(clients: number, ms = 3000): Promise<Driven> {
-  const on = await setUp(memoryStorage());
-  let n = 0;
-  return drive(on, clients, ms, () => n++);
+/** The three-step flow on a PostgreSQL schema of its own, with its pool's commits counted; `close` drops the schema. */
+interface OnPostgres {
+  readonly on: Intake;
+  readonly pool: pg.Pool;
+  readonly schema: string;
+  readonly commits: ReturnType<typeof countCommits>;
+  close(): Promise<void>;
+}
+
+/** Opens {@link OnPostgres}, or undefined (saying why) when no server answers. */
+async function openPostgres(
+  prepare?: (pool: pg.Pool, schema: string) => Promise<void>,
+): Promise<OnPostgres | undefined> {
+  const pool = new pg.Pool({
+    connectionString: process.env.DATABASE_URL ?? 'postgres://leadroute:leadroute@127.0.0.1:5432/leadroute_test',
+    max: 10,
+  });
+  pool.on('error', (error) => console.warn('idle PostgreSQL connection failed:', error.message));
+  const commits = countCommits(pool);
+  const schema = `bench_${Date.now()}`;
+  const close = async () => {
+    await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+    await pool.end();
+  };
+  try {
+    if (prepare) await prepare(pool, schema);
+    else (await migrate(pool, { schema }))._unsafeUnwrap();
+    return { on: await setUp(postgresStorage({ pool, schema })), pool, schema, commits, close };
+  } catch (e) {
+    console.log(`(skipped the PostgreSQL row: ${(e as Error).message}; start it with bash scripts/services.sh)`);
+    await close();
+    return undefined;
+  }
 }
 
 /**
@@ -158,19 +186,12 @@ export async function postgresIntake(
   } = {},
 ): Promise<(Driven & { readonly commitsPerLead: number; readonly flushesPerLead: number }) | undefined> {
   let n = first;
-  const pool = new pg.Pool({
-    connectionString: process.env.DATABASE_URL ?? 'postgres://leadroute:leadroute@127.0.0.1:5432/leadroute_test',
-    max: 10,
-  });
-  pool.on('error', (error) => console.warn('idle PostgreSQL connection failed:', error.message));
-  const commits = countCommits(pool);
-  const schema = `bench_${Date.now()}`;
+  const opened = await openPostgres(options.prepare);
+  if (opened === undefined) return undefined;
+  const { on, pool, schema, commits } = opened;
   try {
-    if (options.prepare) await options.prepare(pool, schema);
-    else (await migrate(pool, { schema }))._unsafeUnwrap();
-    const onPg = await setUp(postgresStorage({ pool, schema }));
     const driven = await drive(
-      onPg,
+      on,
       options.concurrency ?? 10,
       options.ms ?? 4000,
       () => n++,
@@ -180,16 +201,59 @@ export async function postgresIntake(
       },
     );
     const counted = commits.counts();
-    const commitsPerLead = counted.commits / driven.leads;
-    const flushesPerLead = counted.flushes / driven.leads;
     await options.onMeasured?.('end', pool, schema, driven.leads);
-    return { ...driven, commitsPerLead, flushesPerLead };
-  } catch (e) {
-    console.log(`(skipped the PostgreSQL row: ${(e as Error).message}; start it with bash scripts/services.sh)`);
-    return undefined;
+    return {
+      ...driven,
+      commitsPerLead: counted.commits / driven.leads,
+      flushesPerLead: counted.flushes / driven.leads,
+    };
   } finally {
-    await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
-    await pool.end();
+    await opened.close();
+  }
+}
+
+/**
+ * The same flow on PostgreSQL and on memory, `clients` clients each, in `rounds` alternating rounds of `ms` (PostgreSQL
+ * first): each side's median leads/s and median p50 over its rounds, and PostgreSQL's commits per lead over all of
+ * them. Alternating, as measureInterleaved does, lets a busy moment on the machine slow both sides instead of
+ * whichever ran during it (one side after the other, eleven runs' ratios at 16 clients ranged from 0.38 to 0.59).
+ */
+async function sideBySide(clients: number, first: number, rounds = 3, ms = 2000) {
+  const opened = await openPostgres();
+  if (opened === undefined) return undefined;
+  try {
+    const memory = await setUp(memoryStorage());
+    let n = first;
+    let m = 0;
+    const pgRuns: Driven[] = [];
+    const memoryRuns: Driven[] = [];
+    let commits = 0;
+    let flushes = 0;
+    for (let round = 0; round < rounds; round++) {
+      const run = await drive(
+        opened.on,
+        clients,
+        ms,
+        () => n++,
+        async () => opened.commits.reset(),
+      );
+      const counted = opened.commits.counts();
+      commits += counted.commits;
+      flushes += counted.flushes;
+      pgRuns.push(run);
+      memoryRuns.push(await drive(memory, clients, ms, () => m++));
+    }
+    const leads = pgRuns.reduce((sum, r) => sum + r.leads, 0);
+    const medians = (runs: Driven[]) => ({
+      perSecond: median(runs.map((r) => r.perSecond)),
+      p50: median(runs.map((r) => r.p50)),
+    });
+    return {
+      postgres: { ...medians(pgRuns), commitsPerLead: commits / leads, flushesPerLead: flushes / leads },
+      memory: medians(memoryRuns),
+    };
+  } finally {
+    await opened.close();
   }
 }
 
@@ -241,10 +305,10 @@ const bench: Bench = async () => {
   // The same flow on PostgreSQL, beside the same flow on memory driven the same way (issue 22, target 3): at 16 and
   // 64 clients at least half the leads/s of memory, one client's median lead within 5 ms, at most one commit per lead.
   for (const clients of [1, 16, 64]) {
-    const onPostgres = await postgresIntake(n, { concurrency: clients, ms: 4000 });
+    const both = await sideBySide(clients, n);
     n += 1_000_000;
-    if (onPostgres === undefined) break;
-    const onMemory = await memoryIntake(clients);
+    if (both === undefined) break;
+    const { postgres: onPostgres, memory: onMemory } = both;
     const who = clients === 1 ? '1 client' : `${clients} clients`;
     console.log(
       `PostgreSQL, ${who}: ${onPostgres.perSecond.toFixed(0)} leads/s, p50 ${onPostgres.p50.toFixed(2)} ms, ` +
