@@ -490,6 +490,26 @@ export const migrations: readonly Migration[] = [
                  kind, outcome, category, stage;
     `,
   },
+  {
+    version: 20,
+    name: 'lead search lexemes by account tag, with short prefixes',
+    // Lexemes name the account by a tag (eight hex digits of its MD5) instead of its ID, and
+    // each term's first one and two characters are lexemes of their own ("<tag>:<prefix>"), so
+    // a short prefix is one GIN entry instead of a range over thousands (#22.7; see
+    // stores/search.ts). Rows of accounts that share a tag are told apart by account_id, which
+    // every search reads. Writers are held off (SHARE) until this commits, so none is missed.
+    up: (s) => `
+      LOCK TABLE ${s}.search_documents IN SHARE MODE;
+      UPDATE ${s}.search_documents AS d SET terms = array_to_tsvector(ARRAY(
+        SELECT left(md5(d.account_id), 8) || '.' || term
+          FROM unnest(tsvector_to_array(d.terms)) AS lexeme, substr(lexeme, length(d.account_id) + 2) AS term
+        UNION
+        SELECT left(md5(d.account_id), 8) || ':' || left(term, n)
+          FROM unnest(tsvector_to_array(d.terms)) AS lexeme, substr(lexeme, length(d.account_id) + 2) AS term,
+            generate_series(1, 2) AS n
+      ));
+    `,
+  },
 ];
 
 /** A SQL string literal of `text`. */

@@ -48,9 +48,12 @@ describe.skipIf(!available)('postgres query plans', () => {
     await db.pool.query(
       `INSERT INTO ${qualified(db.schema, 'search_documents')} (account_id, lead_id, terms, phrase_text, sort_keys, document, expires_at)
        SELECT $1, lpad(to_hex(i), 24, '0'),
-         array_to_tsvector(ARRAY[$1 || '.' || md5(i::text), $1 || '.' || left(md5((i * 7)::text), 6), $1 || '.' || (ARRAY['john', 'mary', 'ada'])[1 + i % 3]]),
+         array_to_tsvector(ARRAY(
+           SELECT left(md5($1), 8) || '.' || term FROM unnest(terms) AS term
+           UNION SELECT left(md5($1), 8) || ':' || left(term, n) FROM unnest(terms) AS term, generate_series(1, 2) AS n)),
          '', '{}', '{}', now()
-       FROM generate_series(1, 20000) AS i`,
+       FROM generate_series(1, 20000) AS i,
+         LATERAL (SELECT ARRAY[md5(i::text), left(md5((i * 7)::text), 6), (ARRAY['john', 'mary', 'ada'])[1 + i % 3]] AS terms) AS t`,
       [ACCOUNT],
     );
     // VACUUM also empties the GIN's pending list, which the planner would otherwise price in.

@@ -11,7 +11,9 @@ import {
 import { memoryStorage } from '@leadroute/memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStorage } from './index';
-import { qualified } from './sql';
+import { migrations } from './migrations';
+import type { Queryable } from './query';
+import { qualified, quoteIdent } from './sql';
 import { searchIndex, searchStatement } from './stores/search';
 import { databaseAvailable, freshSchema, type TestSchema } from './test-support';
 
@@ -345,6 +347,142 @@ describe.skipIf(!available)('postgres search index', () => {
       });
       expect(await page(index, q)).toEqual(await page(memory, q));
     }
+  });
+
+  it('reads a short prefix off one GIN entry, not off a range over every term it begins', async () => {
+    await db.truncate();
+    const account = newId(Date.UTC(2026, 0, 8));
+    // 3,000 leads, each with a first name of its own beginning with j: 3,000 lexemes that `j` and `jq` begin.
+    const letters = (n: number): string =>
+      (n < 26 ? '' : letters(Math.floor(n / 26) - 1)) + String.fromCharCode(97 + (n % 26));
+    const docs = documents(prng(13), account, 3000, Date.UTC(2026, 2, 6)).map((d, i) => ({
+      ...d,
+      fields: { ...d.fields, first_name: `Jq${letters(i)}${'x'.repeat(40)}` },
+    }));
+    const memory = memoryStorage().search;
+    const index = postgresStorage({ pool: db.pool, schema: db.schema }).search;
+    for (const doc of docs) (await memory.index(doc))._unsafeUnwrap();
+    expect((await Promise.all(docs.map((doc) => index.index(doc)))).every((r) => r.isOk())).toBe(true);
+    await db.pool.query(`VACUUM ANALYZE ${qualified(db.schema, 'search_documents')}`);
+    type Plan = { 'Node Type': string; 'Shared Hit Blocks': number; 'Shared Read Blocks': number; Plans?: Plan[] };
+    /** The GIN index blocks the count's plan reads, read through a bitmap (the only way a GIN index is read). */
+    const ginBlocks = async (terms: string[]): Promise<number> => {
+      const { count } = searchStatement(qualified(db.schema, 'search_documents'), {
+        account_id: account,
+        terms,
+        phrases: [],
+        from: 0,
+        limit: 10,
+      });
+      const client = await db.pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query('SET LOCAL enable_seqscan = off');
+        await client.query('SET LOCAL enable_indexscan = off');
+        const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: Plan }] }>(
+          `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${count.text}`,
+          count.values,
+        );
+        let blocks = 0;
+        const walk = (node: Plan) => {
+          if (node['Node Type'] === 'Bitmap Index Scan')
+            blocks += node['Shared Hit Blocks'] + node['Shared Read Blocks'];
+          for (const child of node.Plans ?? []) walk(child);
+        };
+        const [explained] = rows[0]?.['QUERY PLAN'] ?? [];
+        if (explained) walk(explained.Plan);
+        return blocks;
+      } finally {
+        await client.query('ROLLBACK');
+        client.release();
+      }
+    };
+    // A range over 3,000 entries of 40-odd bytes reads twenty-odd leaf pages; one entry's postings, a few.
+    for (const terms of [['j'], ['jq']]) {
+      expect({ terms, few: (await ginBlocks(terms)) < 8 }).toEqual({ terms, few: true });
+      const q = { account_id: account, terms, phrases: [], from: 0, limit: 10 };
+      expect(await page(index, q)).toEqual(await page(memory, q));
+    }
+  });
+
+  it('answers a search of fewer matches than the reachable in one statement, which scores them all', async () => {
+    await db.truncate();
+    const account = newId(Date.UTC(2026, 0, 9));
+    const docs = documents(prng(14), account, 1200, Date.UTC(2026, 2, 7)).map((d, i) => ({
+      ...d,
+      fields: { ...d.fields, first_name: i % 2 === 0 ? 'Jo' : 'Joan', last_name: i % 3 === 0 ? 'Smith' : 'Smithers' },
+    }));
+    const memory = memoryStorage().search;
+    for (const doc of docs) (await memory.index(doc))._unsafeUnwrap();
+    const sent: string[] = [];
+    const counting: Queryable = {
+      query: ((text: string, values?: unknown[]) => {
+        sent.push(text);
+        return db.pool.query(text, values);
+      }) as Queryable['query'],
+    };
+    const writer = postgresStorage({ pool: db.pool, schema: db.schema }).search;
+    expect((await Promise.all(docs.map((doc) => writer.index(doc)))).every((r) => r.isOk())).toBe(true);
+    const index = searchIndex(counting, db.schema);
+    // `jo smith` matches 1,200 leads (read score by score after the count); `jo smith main` fewer than 1,000 (no
+    // statement but the count, whichever the page).
+    for (const [terms, alone] of [
+      [['jo', 'smith'], false],
+      [['jo', 'smith', 'main'], true],
+      [['jo', 'smi', '1', 'main'], true],
+    ] as const) {
+      for (const from of [0, 40, 990]) {
+        const q = { account_id: account, terms: [...terms], phrases: [], from, limit: 20 };
+        sent.length = 0;
+        const found = await page(index, q);
+        expect({ terms, from, ...found }).toEqual({ terms, from, ...(await page(memory, q)) });
+        if (from === 0) expect({ terms, alone: sent.length === 1 }).toEqual({ terms, alone });
+      }
+    }
+  });
+
+  it('finds the leads indexed before migration 20 as it finds those indexed after', async () => {
+    await db.truncate();
+    const account = newId(Date.UTC(2026, 0, 10));
+    const docs = documents(prng(15), account, 150, Date.UTC(2026, 2, 8)).map((d, i) => ({
+      ...d,
+      fields: { ...d.fields, last_name: ['Zoë', 'Ñandú', '😀😀 Smile', '𝒜da', 'Li'][i % 5] as string },
+    }));
+    const memory = memoryStorage().search;
+    const index = searchIndex(db.pool, db.schema);
+    for (const doc of docs) {
+      (await memory.index(doc))._unsafeUnwrap();
+      (await index.index(doc))._unsafeUnwrap();
+    }
+    // Back to the lexemes of migration 10 (`<account ID>.<term>`, no prefix lexemes), then migration 20 again.
+    const table = qualified(db.schema, 'search_documents');
+    await db.pool.query(
+      `UPDATE ${table} SET terms = array_to_tsvector(ARRAY(
+         SELECT account_id || '.' || substr(lexeme, 10) FROM unnest(tsvector_to_array(terms)) AS lexeme
+         WHERE substr(lexeme, 9, 1) = '.'))`,
+    );
+    const q = (text: string) => ({ account_id: account, ...parseSearchText(text), from: 0, limit: 25 });
+    expect((await index.search(q('z')))._unsafeUnwrap().total).toBe(0);
+    const migration = migrations.find((m) => m.version === 20);
+    await db.pool.query(migration?.up(quoteIdent(db.schema)) ?? '');
+    for (const text of [
+      'z',
+      'zo',
+      'zoe',
+      'ñ',
+      'na',
+      '😀',
+      '😀😀',
+      'sm',
+      '𝒜',
+      'ad',
+      'l',
+      'li',
+      'li z',
+      '"li" l',
+      'jo sm',
+    ])
+      expect({ text, ...(await page(index, q(text))) }).toEqual({ text, ...(await page(memory, q(text))) });
   });
 
   it('takes field text jsonb and tsvector cannot hold as is', async () => {

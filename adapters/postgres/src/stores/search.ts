@@ -10,6 +10,7 @@ import {
   type SearchPhrase,
   type StoreError,
 } from '@leadroute/core';
+import { createHash } from 'node:crypto';
 import { okAsync, ResultAsync } from 'neverthrow';
 import {
   columnsOf,
@@ -29,8 +30,39 @@ import { asStored, fromJsonb, qualified, toJsonb } from '../sql';
  */
 const MAX_TERM = 500;
 
-/** A lexeme of the account's vocabulary: one GIN index, no other account's terms in reach. */
-const lexeme = (accountId: string, term: string): string => `${accountId}.${term.slice(0, MAX_TERM)}`;
+/**
+ * The account's tag in its lexemes: eight hex digits of its MD5, as migration 20 computes it in SQL. Lexemes named by
+ * the account's ID made every row's tsvector long enough to be compressed, and checking a row then decompressed it.
+ * Accounts that share a tag share GIN entries, no more: every statement reads `account_id = $1` too.
+ */
+const accountTag = (accountId: string): string => createHash('md5').update(accountId).digest('hex').slice(0, 8);
+
+/**
+ * A lexeme of the account's vocabulary, `<tag>.<term>`: one GIN index, no other account's terms in reach but those of
+ * an account with the same tag.
+ */
+const lexeme = (tag: string, term: string): string => `${tag}.${term.slice(0, MAX_TERM)}`;
+
+/**
+ * Prefixes of up to this many characters (code points) are lexemes of their own,
+ * `<tag>:<prefix>`, apart from every `<tag>.<term>` and its ranges: a query's short
+ * prefix is then one exact lexeme instead of a GIN range over every lexeme it begins
+ * (a one-letter prefix expands to thousands: names, phones, postal codes, e-mails).
+ */
+const SHORT_PREFIX = 2;
+
+const prefixLexeme = (tag: string, prefix: string): string => `${tag}:${prefix}`;
+
+/** The short-prefix lexemes of terms: each term's first 1 to {@link SHORT_PREFIX} code points. */
+function prefixLexemes(tag: string, terms: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const term of terms) {
+    const chars = [...term.slice(0, SHORT_PREFIX * 2)];
+    for (let n = 1; n <= Math.min(SHORT_PREFIX, chars.length); n++)
+      out.add(prefixLexeme(tag, chars.slice(0, n).join('')));
+  }
+  return [...out];
+}
 
 /** A lexeme quoted for tsquery text (quotes doubled, backslashes escaped). */
 const quoted = (text: string): string => `'${text.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
@@ -70,21 +102,11 @@ function sortKeys(doc: SearchDocument): Record<string, string> {
 
 /**
  * Relevance pages of queries with up to this many terms are read score by score (see
- * `searchStatement`); longer queries in two statements, the leads where some term is a
- * whole word (scored) and then the others. Each score's statement has the GIN index
- * expand the short prefixes again (`'d':*` unions the postings of every lexeme beginning
- * with d): for two or more terms that cost more than it saved (multi-term pages at 100k
- * leads, p50 9.9 ms scored at once, 16 ms score by score), for one it saves a scan of
- * every match (prefix pages p99 283 ms to 12 ms).
+ * `searchStatement`) when more leads match than the count scores; longer queries in two
+ * statements, the leads where some term is a whole word (scored) and then the others (a
+ * score's tsquery grows with the subsets of the terms).
  */
-const LEVELLED_TERMS = 1;
-
-/**
- * A prefix shorter than this is left out of the GIN index's part of a multi-term query's
- * whole-word statement and checked on each row it finds instead: one letter expands to
- * thousands of lexemes (phones, postal codes, e-mails), 30 ms before the first row.
- */
-const EXPANDED_PREFIX = 2;
+const LEVELLED_TERMS = 3;
 
 /** The subsets of `0..n-1` with `size` members, each as a membership list. */
 function subsets(n: number, size: number): boolean[][] {
@@ -105,6 +127,13 @@ export interface Statement {
 /** The statements of one search. */
 export interface SearchStatements {
   /**
+   * How many match, up to `SEARCH_MAX_REACHABLE` (`total`, on every row). When `scored` (a relevance search), the same
+   * statement scores the matches it counts and, when fewer than that match (it then holds every one), returns the page
+   * too (`document` on each row, best first; none when the page is empty): the `pages` are read only when not.
+   */
+  readonly count: Statement;
+  readonly scored: boolean;
+  /**
    * The page: read one after another until `skip + take` rows are in hand (or none is left), then the `skip` first
    * are dropped. One statement that pages itself (`skip` 0), or relevance pages best first (per score, or the leads
    * where some term is whole and then the rest).
@@ -112,31 +141,35 @@ export interface SearchStatements {
   readonly pages: readonly Statement[];
   readonly skip: number;
   readonly take: number;
-  /** How many match, up to `SEARCH_MAX_REACHABLE`. */
-  readonly count: Statement;
 }
 
 /**
- * The statements of one search: one page of matches, and how many match (up to the reachable).
+ * The statements of one search: how many match (up to the reachable), and one page of matches.
  *
  * A relevance page (terms, no sort) is ordered by how many terms match a whole term of
- * the lead, then newest first. Scoring every match read every matching row (100,000
- * rows for a one-letter prefix at 100k leads) to keep ten; instead, a query of several
- * terms scores only the leads where some term is whole and reads the others newest
- * first, and for a query of one term (see LEVELLED_TERMS), each score has a statement of its own, a tsquery that holds
- * exactly when a lead has that score (in general, for `jo smi`: `'jo' & 'smi'`, then
- * `'jo' & 'smi':* & !'smi' | 'jo':* & !'jo' & 'smi'`, then `'jo':* & !'jo' & 'smi':*
- * & !'smi'`), newest first and `from + limit` at most. The planner reads a rare score
- * off the GIN index and a common one off (account_id, seq) from the newest, stopping
- * after a page; and a lower score is asked only when the better ones did not fill the
- * page. That matters: the planner takes a prefix and its whole word as independent, so
- * `'mary':* & !'mary'` (no lead: every mary is whole) looks as common as `mary` and
- * would be read off every lead of the account. The count
- * reads matches up to the `SEARCH_MAX_REACHABLE` that can be paged to.
+ * the lead, then newest first. The count reads matches up to the `SEARCH_MAX_REACHABLE`
+ * that can be paged to, off the GIN index, and scores each as it goes; when fewer match,
+ * it has them all, and it returns the page as well (one statement: a query of rare terms
+ * no longer has the GIN index find its matches once per score). When more match, scoring
+ * every match would read every matching row (100,000 for a one-letter prefix at 100k
+ * leads) to keep ten; instead each score has a statement of its own (see
+ * LEVELLED_TERMS), a tsquery that holds exactly when a lead has that score (in general,
+ * for `jo smi`: `'jo' & 'smi'`, then `'jo' & 'smi':* & !'smi' | 'jo':* & !'jo' & 'smi'`,
+ * then `'jo':* & !'jo' & 'smi':* & !'smi'`), newest first and `from + limit` at most.
+ * The planner reads a rare score off the GIN index and a common one off (account_id,
+ * seq) from the newest, stopping after a page; and a lower score is asked only when the
+ * better ones did not fill the page. That matters: the planner takes a prefix and its
+ * whole word as independent, so `'mary':* & !'mary'` (no lead: every mary is whole) looks
+ * as common as `mary` and would be read off every lead of the account. Queries of more
+ * terms read the leads where some term is whole (scored), then the others newest first.
  */
 export function searchStatement(table: string, q: SearchIndexQuery): SearchStatements {
-  const prefixes = q.terms.map((t) => `${quoted(lexeme(q.account_id, t))}:*`);
-  const tokens = q.phrases.flatMap((p: SearchPhrase) => p.tokens.map((t) => quoted(lexeme(q.account_id, t))));
+  const tag = accountTag(q.account_id);
+  // A short prefix is its own lexeme, exact; a longer one a range of the account's lexemes.
+  const prefixes = q.terms.map((t) =>
+    [...t].length <= SHORT_PREFIX ? quoted(prefixLexeme(tag, t)) : `${quoted(lexeme(tag, t))}:*`,
+  );
+  const tokens = q.phrases.flatMap((p: SearchPhrase) => p.tokens.map((t) => quoted(lexeme(tag, t))));
   /**
    * A statement's parameters (`$1` the account) and its WHERE; `terms`, the tsquery of the terms (else their prefixes;
    * empty, none but the phrases' tokens).
@@ -144,42 +177,30 @@ export function searchStatement(table: string, q: SearchIndexQuery): SearchState
   const statement = () => {
     const values: unknown[] = [q.account_id];
     const param = (value: unknown): string => (values.push(value), `$${values.length}`);
-    /** `checked`: a tsquery each row found must hold too, which the GIN index does not read. */
-    const where = (terms?: string, checked?: string): string => {
+    const where = (terms?: string): string => {
       const conditions = ['account_id = $1'];
       const match = [...(terms === undefined ? prefixes : terms ? [`(${terms})`] : []), ...tokens];
       if (match.length > 0) conditions.push(`terms @@ ${param(match.join(' & '))}::tsquery`);
-      if (checked) conditions.push(`ts_match_vq(terms, ${param(checked)}::tsquery)`);
       for (const p of q.phrases) conditions.push(`strpos(phrase_text, ${param(` ${p.text} `)}) > 0`);
       return conditions.join(' AND ');
     };
     return { values, param, where };
   };
-  // The prefixes the GIN index expands, and the one-letter ones (see EXPANDED_PREFIX) as a tsquery to check on rows.
-  const isShort = (i: number) => (q.terms[i] as string).length < EXPANDED_PREFIX;
-  const expanded = prefixes.filter((_, i) => !isShort(i));
-  const checked = prefixes.filter((_, i) => isShort(i)).join(' & ');
-  const counting = statement();
-  // A one-letter prefix beside other terms or phrase tokens is checked on the rows they find, as in a multi-term page.
-  const countWhere = () =>
-    expanded.length + tokens.length > 0 && checked ? counting.where(expanded.join(' & '), checked) : counting.where();
-  // Only the first SEARCH_MAX_REACHABLE matches can be paged to, and no more are counted: the count stops there
-  // instead of reading every match (a one-letter prefix matches most of an account). No order: ordered newest first,
-  // the planner walked (account_id, seq) for terms its statistics take as common and a short prefix's are not (count
-  // p99 over the bench's prefixes 218 ms, against 29 ms unordered).
-  const count = {
-    text: `SELECT count(*)::float8 AS total FROM (SELECT FROM ${table} WHERE ${countWhere()}
-      LIMIT ${SEARCH_MAX_REACHABLE}) AS reachable`,
-    values: counting.values,
-  };
-
   const from = Math.max(0, Math.floor(q.from));
   const limit = Math.max(0, Math.floor(q.limit));
+  // Only the first SEARCH_MAX_REACHABLE matches can be paged to, and no more are counted: the count stops there
+  // instead of reading every match (a one-letter prefix matches most of an account).
+  const counted = (): Statement => {
+    const { values, where } = statement();
+    const text = `SELECT count(*)::float8 AS total FROM (SELECT FROM ${table} WHERE ${where()}
+      LIMIT ${SEARCH_MAX_REACHABLE}) AS reachable`;
+    return { text, values };
+  };
   const page = (order: (param: (value: unknown) => string) => string): SearchStatements => {
     const { values, param, where } = statement();
     const text = `SELECT document FROM ${table} WHERE ${where()}
       ORDER BY ${order(param)} OFFSET ${param(from)} LIMIT ${param(limit)}`;
-    return { pages: [{ text, values }], skip: 0, take: limit, count };
+    return { count: counted(), scored: false, pages: [{ text, values }], skip: 0, take: limit };
   };
   if (q.sort) {
     const { field, dir } = q.sort;
@@ -193,33 +214,50 @@ export function searchStatement(table: string, q: SearchIndexQuery): SearchState
   }
   // Every lead of the account (or every lead holding the phrases), newest first: read off (account_id, seq), no sort.
   if (q.terms.length === 0) return page(() => 'seq DESC');
-  const whole = q.terms.map((t) => quoted(lexeme(q.account_id, t)));
+  const whole = q.terms.map((t) => quoted(lexeme(tag, t)));
+  // The count, each match scored as it is read (its row is in hand), and the page of the scores when it read them all;
+  // the documents of the page only are read (by ctid, from the rows just found).
+  const counting = statement();
+  const score = whole.map((w) => `(terms @@ ${counting.param(w)}::tsquery)::int`).join(' + ');
+  const count = {
+    text: `WITH reachable AS MATERIALIZED (
+        SELECT ctid, seq, ${score} AS score FROM ${table} WHERE ${counting.where()} LIMIT ${SEARCH_MAX_REACHABLE})
+      SELECT counted.total, found.document FROM (SELECT count(*)::float8 AS total FROM reachable) AS counted
+        LEFT JOIN LATERAL (
+          SELECT ctid, seq, score FROM reachable WHERE counted.total < ${SEARCH_MAX_REACHABLE}
+          ORDER BY score DESC, seq DESC OFFSET ${counting.param(from)} LIMIT ${counting.param(limit)}
+        ) AS best ON true
+        LEFT JOIN ${table} AS found ON found.ctid = best.ctid
+      ORDER BY best.score DESC, best.seq DESC`,
+    values: counting.values,
+  };
   if (q.terms.length > LEVELLED_TERMS) {
     // Two statements (see LEVELLED_TERMS): the leads where some term is a whole word, scored, off the GIN index's
-    // whole lexemes (and its longer prefixes; a one-letter prefix is checked on the rows found); then, when those did
-    // not fill the page, the leads where none is, newest first. Only the first scores rows, and only its own.
+    // whole lexemes (and the prefixes); then, when those did not fill the page, the leads where none is, newest first.
+    // Only the first scores rows, and only its own.
     const some = statement();
-    const found = [`(${whole.join(' | ')})`, ...expanded].join(' & ');
-    const scored = `SELECT document FROM ${table} WHERE ${some.where(found, checked || undefined)}
+    const found = [`(${whole.join(' | ')})`, ...prefixes].join(' & ');
+    const scored = `SELECT document FROM ${table} WHERE ${some.where(found)}
       ORDER BY ${whole.map((w) => `(terms @@ ${some.param(w)}::tsquery)::int`).join(' + ')} DESC, seq DESC
       LIMIT ${some.param(from + limit)}`;
     const none = statement();
     const rest = `SELECT document FROM ${table} WHERE ${none.where([...prefixes, ...whole.map((w) => `!${w}`)].join(' & '))}
       ORDER BY seq DESC LIMIT ${none.param(from + limit)}`;
     return {
+      count,
+      scored: true,
       pages: [
         { text: scored, values: some.values },
         { text: rest, values: none.values },
       ],
       skip: from,
       take: limit,
-      count,
     };
   }
   // A term whole holds its prefix too: the best score's tsquery holds whole lexemes only, and the GIN index finds them
   // without expanding any prefix.
-  const pages = [...q.terms.map((_, i) => q.terms.length - i), 0].map((score) => {
-    const exactly = subsets(whole.length, score)
+  const pages = [...q.terms.map((_, i) => q.terms.length - i), 0].map((level) => {
+    const exactly = subsets(whole.length, level)
       .map((set) => set.map((on, i) => (on ? whole[i] : `${prefixes[i]} & !${whole[i]}`)).join(' & '))
       .join(' | ');
     const { values, param, where } = statement();
@@ -228,7 +266,7 @@ export function searchStatement(table: string, q: SearchIndexQuery): SearchState
       values,
     };
   });
-  return { pages, skip: from, take: limit, count };
+  return { count, scored: true, pages, skip: from, take: limit };
 }
 
 /**
@@ -248,6 +286,37 @@ export function readPage(
     );
   };
   return next(0, []);
+}
+
+/**
+ * One search: a relevance search's count first, which answers alone when it scored every match (fewer than
+ * `SEARCH_MAX_REACHABLE`), else its page's statements after it; any other search's page and count side by side on two
+ * connections (a page of an account's newest leads stops after `limit` rows, which a count in the same statement, a
+ * window over every match, would not let it do).
+ */
+export function readSearch(
+  db: Queryable,
+  statements: SearchStatements,
+): ResultAsync<{ total: number; documents: SearchDocument[] }, StoreError> {
+  const { count } = statements;
+  const counting = query<{ total: number; document?: SearchDocument | string | null }>(
+    db,
+    'count search matches',
+    count.text,
+    count.values,
+  );
+  if (statements.scored)
+    return counting.andThen(({ rows }) => {
+      const total = rows[0]?.total ?? 0;
+      if (total >= SEARCH_MAX_REACHABLE)
+        return readPage(db, statements).map((documents) => ({ total, documents: documents.map(fromJsonb) }));
+      const documents = rows.flatMap((row) => (row.document == null ? [] : [fromJsonb(row.document)]));
+      return okAsync({ total, documents });
+    });
+  return ResultAsync.combine([readPage(db, statements), counting] as const).map(([documents, { rows }]) => ({
+    total: rows[0]?.total ?? 0,
+    documents: documents.map((document) => fromJsonb(document)),
+  }));
 }
 
 /**
@@ -272,7 +341,10 @@ export const indexDocuments = (table: string): WriteKind<SearchDocument, undefin
         const terms: string[] = [];
         const rows = columnsOf(round, TYPES.length, ({ input: doc }) => {
           const first = terms.length + 1;
-          for (const term of new Set(documentTerms(doc).map((t) => lexeme(doc.account_id, t)))) terms.push(term);
+          const tag = accountTag(doc.account_id);
+          const own = documentTerms(doc);
+          for (const term of new Set(own.map((t) => lexeme(tag, t)))) terms.push(term);
+          terms.push(...prefixLexemes(tag, own));
           return [doc.account_id, doc.lead_id, first, terms.length, phraseText(doc), doc.expires_at];
         });
         const p = TYPES.length;
@@ -320,16 +392,7 @@ export function searchIndex(
     // The page and the count run side by side on two connections: a page of an
     // account's newest leads stops after `limit` rows, which a count in the same
     // statement (a window over every match) would not let it do.
-    search: (q) => {
-      const statements = searchStatement(table, q);
-      return ResultAsync.combine([
-        readPage(reads, statements),
-        query<{ total: number }>(reads, 'count search matches', statements.count.text, statements.count.values),
-      ] as const).map(([documents, count]) => ({
-        total: count.rows[0]?.total ?? 0,
-        documents: documents.map((document) => fromJsonb(document)),
-      }));
-    },
+    search: (q) => readSearch(reads, searchStatement(table, q)),
     purgeExpired: (before) =>
       query(db, 'purge expired search documents', `DELETE FROM ${table} WHERE expires_at < $1`, [before]).map(
         ({ rowCount }) => rowCount,
