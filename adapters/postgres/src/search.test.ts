@@ -441,6 +441,42 @@ describe.skipIf(!available)('postgres search index', () => {
     }
   });
 
+  it('reads the pages of a search with a phrase beside its count, not after it', async () => {
+    await db.truncate();
+    const account = newId(Date.UTC(2026, 0, 11));
+    const docs = documents(prng(16), account, 1200, Date.UTC(2026, 2, 9)).map((d, i) => ({
+      ...d,
+      fields: { ...d.fields, first_name: i % 2 === 0 ? 'Jo' : 'Joan', last_name: i % 3 === 0 ? 'Smith' : 'Smithers' },
+    }));
+    const memory = memoryStorage().search;
+    for (const doc of docs) (await memory.index(doc))._unsafeUnwrap();
+    const writer = postgresStorage({ pool: db.pool, schema: db.schema }).search;
+    expect((await Promise.all(docs.map((doc) => writer.index(doc)))).every((r) => r.isOk())).toBe(true);
+    let inFlight = 0;
+    let most = 0;
+    const watching: Queryable = {
+      query: (async (text: string, values?: unknown[]) => {
+        most = Math.max(most, ++inFlight);
+        try {
+          return await db.pool.query(text, values);
+        } finally {
+          inFlight--;
+        }
+      }) as Queryable['query'],
+    };
+    const index = searchIndex(watching, db.schema);
+    // More than the reachable match `"jo" smi` (1,200 leads) and fewer `"smith" jo` (400): either way, two at once.
+    for (const text of ['"jo" smi', '"smith" jo']) {
+      for (const from of [0, 990]) {
+        const q = { account_id: account, ...parseSearchText(text), from, limit: 20 };
+        most = 0;
+        const found = await page(index, q);
+        expect({ text, from, ...found }).toEqual({ text, from, ...(await page(memory, q)) });
+        expect({ text, from, besideTheCount: most >= 2 }).toEqual({ text, from, besideTheCount: true });
+      }
+    }
+  });
+
   it('finds the leads indexed before migration 20 as it finds those indexed after', async () => {
     await db.truncate();
     const account = newId(Date.UTC(2026, 0, 10));
