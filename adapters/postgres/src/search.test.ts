@@ -405,15 +405,26 @@ describe.skipIf(!available)('postgres search index', () => {
     }
   });
 
-  it('answers a search of fewer matches than the reachable in one statement, which scores them all', async () => {
+  /**
+   * 1,200 leads of one new account named Jo or Joan, Smith or Smithers, in the memory index (returned) and, through the
+   * storage's group commit, in PostgreSQL.
+   */
+  const joSmiths = async (seed: number, day: number) => {
     await db.truncate();
-    const account = newId(Date.UTC(2026, 0, 9));
-    const docs = documents(prng(14), account, 1200, Date.UTC(2026, 2, 7)).map((d, i) => ({
+    const account = newId(Date.UTC(2026, 0, day));
+    const docs = documents(prng(seed), account, 1200, Date.UTC(2026, 2, day)).map((d, i) => ({
       ...d,
       fields: { ...d.fields, first_name: i % 2 === 0 ? 'Jo' : 'Joan', last_name: i % 3 === 0 ? 'Smith' : 'Smithers' },
     }));
     const memory = memoryStorage().search;
     for (const doc of docs) (await memory.index(doc))._unsafeUnwrap();
+    const writer = postgresStorage({ pool: db.pool, schema: db.schema }).search;
+    expect((await Promise.all(docs.map((doc) => writer.index(doc)))).every((r) => r.isOk())).toBe(true);
+    return { account, memory };
+  };
+
+  it('answers a search of fewer matches than the reachable in one statement, which scores them all', async () => {
+    const { account, memory } = await joSmiths(14, 9);
     const sent: string[] = [];
     const counting: Queryable = {
       query: ((text: string, values?: unknown[]) => {
@@ -421,8 +432,6 @@ describe.skipIf(!available)('postgres search index', () => {
         return db.pool.query(text, values);
       }) as Queryable['query'],
     };
-    const writer = postgresStorage({ pool: db.pool, schema: db.schema }).search;
-    expect((await Promise.all(docs.map((doc) => writer.index(doc)))).every((r) => r.isOk())).toBe(true);
     const index = searchIndex(counting, db.schema);
     // `jo smith` matches 1,200 leads (read score by score after the count); `jo smith main` fewer than 1,000 (no
     // statement but the count, whichever the page).
@@ -442,16 +451,7 @@ describe.skipIf(!available)('postgres search index', () => {
   });
 
   it('reads the pages of a search with a phrase beside its count, not after it', async () => {
-    await db.truncate();
-    const account = newId(Date.UTC(2026, 0, 11));
-    const docs = documents(prng(16), account, 1200, Date.UTC(2026, 2, 9)).map((d, i) => ({
-      ...d,
-      fields: { ...d.fields, first_name: i % 2 === 0 ? 'Jo' : 'Joan', last_name: i % 3 === 0 ? 'Smith' : 'Smithers' },
-    }));
-    const memory = memoryStorage().search;
-    for (const doc of docs) (await memory.index(doc))._unsafeUnwrap();
-    const writer = postgresStorage({ pool: db.pool, schema: db.schema }).search;
-    expect((await Promise.all(docs.map((doc) => writer.index(doc)))).every((r) => r.isOk())).toBe(true);
+    const { account, memory } = await joSmiths(16, 11);
     let inFlight = 0;
     let most = 0;
     const watching: Queryable = {
