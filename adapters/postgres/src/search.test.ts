@@ -450,6 +450,38 @@ describe.skipIf(!available)('postgres search index', () => {
     }
   });
 
+  it("counts a common query's matches without scoring them, and scores a rare query's", async () => {
+    const { account } = await joSmiths(17, 12);
+    type Plan = { 'Subplan Name'?: string; Output?: string[]; 'Actual Rows'?: number; Plans?: Plan[] };
+    /** Whether the count's plan scores rows (a node computes `terms @@ ...` on some) as it reads the matches, or at all. */
+    const scoring = async (terms: string[]) => {
+      const { count } = searchStatement(qualified(db.schema, 'search_documents'), {
+        account_id: account,
+        terms,
+        phrases: [],
+        from: 0,
+        limit: 10,
+      });
+      const { rows } = await db.pool.query<{ 'QUERY PLAN': [{ Plan: Plan }] }>(
+        `EXPLAIN (ANALYZE, VERBOSE, FORMAT JSON) ${count.text}`,
+        count.values,
+      );
+      const scores = (node: Plan) => (node.Output ?? []).some((column) => column.includes('@@'));
+      // Where the score is computed: a node that gives it, none of whose inputs does (the rest pass it on).
+      const scored = (node: Plan): boolean =>
+        (scores(node) && (node['Actual Rows'] ?? 0) > 0 && !(node.Plans ?? []).some(scores)) ||
+        (node.Plans ?? []).some(scored);
+      const plan = rows[0]?.['QUERY PLAN'][0]?.Plan as Plan;
+      const reachable = (node: Plan): Plan | undefined =>
+        node['Subplan Name'] === 'CTE reachable' ? node : (node.Plans ?? []).map(reachable).find(Boolean);
+      const read = reachable(plan);
+      return { matches: read ? scored(read) : undefined, anywhere: scored(plan) };
+    };
+    // 1,200 match `jo smith`: counted up to 1,000, no score (the pages score); 400 `jo smith main`, scored for the page.
+    expect(await scoring(['jo', 'smith'])).toEqual({ matches: false, anywhere: false });
+    expect(await scoring(['jo', 'smith', 'main'])).toEqual({ matches: false, anywhere: true });
+  });
+
   it('reads the pages of a search with a phrase beside its count, not after it', async () => {
     const { account, memory } = await joSmiths(16, 11);
     let inFlight = 0;
