@@ -349,6 +349,16 @@ describe.skipIf(!available)('postgres search index', () => {
     }
   });
 
+  /** The count statement of a first page of `terms` (for the plan tests). */
+  const countOf = (account: string, terms: string[]) =>
+    searchStatement(qualified(db.schema, 'search_documents'), {
+      account_id: account,
+      terms,
+      phrases: [],
+      from: 0,
+      limit: 10,
+    }).count;
+
   it('reads a short prefix off one GIN entry, not off a range over every term it begins', async () => {
     await db.truncate();
     const account = newId(Date.UTC(2026, 0, 8));
@@ -367,13 +377,7 @@ describe.skipIf(!available)('postgres search index', () => {
     type Plan = { 'Node Type': string; 'Shared Hit Blocks': number; 'Shared Read Blocks': number; Plans?: Plan[] };
     /** The GIN index blocks the count's plan reads, read through a bitmap (the only way a GIN index is read). */
     const ginBlocks = async (terms: string[]): Promise<number> => {
-      const { count } = searchStatement(qualified(db.schema, 'search_documents'), {
-        account_id: account,
-        terms,
-        phrases: [],
-        from: 0,
-        limit: 10,
-      });
+      const count = countOf(account, terms);
       const client = await db.pool.connect();
       try {
         await client.query('BEGIN');
@@ -455,13 +459,7 @@ describe.skipIf(!available)('postgres search index', () => {
     type Plan = { 'Subplan Name'?: string; Output?: string[]; 'Actual Rows'?: number; Plans?: Plan[] };
     /** Whether the count's plan scores rows (a node computes `terms @@ ...` on some) as it reads the matches, or at all. */
     const scoring = async (terms: string[]) => {
-      const { count } = searchStatement(qualified(db.schema, 'search_documents'), {
-        account_id: account,
-        terms,
-        phrases: [],
-        from: 0,
-        limit: 10,
-      });
+      const count = countOf(account, terms);
       const { rows } = await db.pool.query<{ 'QUERY PLAN': [{ Plan: Plan }] }>(
         `EXPLAIN (ANALYZE, VERBOSE, FORMAT JSON) ${count.text}`,
         count.values,
