@@ -127,10 +127,10 @@ export interface Statement {
 /** The statements of one search. */
 export interface SearchStatements {
   /**
-   * How many match, up to `SEARCH_MAX_REACHABLE` (`total`, on every row). When `scored` (a relevance search), the same
-   * statement scores the matches it counts and, when fewer than that match (it then holds every one), returns the page
-   * too (`document` on each row, best first; none when the page is empty): the `pages` are read only when not. Else
-   * the pages are read beside it.
+   * How many match, up to `SEARCH_MAX_REACHABLE` (`total`, on every row). When `scored` (a relevance search without a
+   * phrase) and fewer than that match (it then holds every one), the same statement scores them and returns the page
+   * too (`document` on each row, best first; none when the page is empty): the `pages` are read only when more match.
+   * Else the pages are read beside it.
    */
   readonly count: Statement;
   readonly scored: boolean;
@@ -149,9 +149,9 @@ export interface SearchStatements {
  *
  * A relevance page (terms, no sort) is ordered by how many terms match a whole term of
  * the lead, then newest first. The count reads matches up to the `SEARCH_MAX_REACHABLE`
- * that can be paged to, off the GIN index, and scores each as it goes; when fewer match,
- * it has them all, and it returns the page as well (one statement: a query of rare terms
- * no longer has the GIN index find its matches once per score). When more match, scoring
+ * that can be paged to, off the GIN index; when fewer match, it has them all, and it
+ * scores them and returns the page as well (one statement: a query of rare terms no
+ * longer has the GIN index find its matches once per score). When more match, scoring
  * every match would read every matching row (100,000 for a one-letter prefix at 100k
  * leads) to keep ten; instead each score has a statement of its own (see
  * LEVELLED_TERMS), a tsquery that holds exactly when a lead has that score (in general,
@@ -216,31 +216,31 @@ export function searchStatement(table: string, q: SearchIndexQuery): SearchState
   // Every lead of the account (or every lead holding the phrases), newest first: read off (account_id, seq), no sort.
   if (q.terms.length === 0) return page(() => 'seq DESC');
   const whole = q.terms.map((t) => quoted(lexeme(tag, t)));
-  // The count, and when it read every match, the page of their scores (each row found again by ctid); the documents of
-  // the page only are read. Not with a phrase: its tokens are
-  // exact lexemes, which keep every page statement's GIN lookup as narrow as the rarest of them, so the pages are read
-  // beside a plain count instead of after it (phrase p99 over the bench's queries 11 to 8 ms; for terms alone, whose
-  // score statements intersect the terms' whole postings, reading them beside the count made multi-term p99 15 to 21).
+  /** A row's score: how many terms match a whole term of `terms` (a tsvector column). */
+  const score = (param: (value: unknown) => string, terms: string) =>
+    whole.map((w) => `(${terms} @@ ${param(w)}::tsquery)::int`).join(' + ');
+  // The count, and when it read every match, the page of their scores (each row found again by ctid: a common query's
+  // 1,000 rows are counted, not scored, for its pages score their own; 0.5-1.5 ms off its count at 100k leads, 0.1-0.2
+  // ms more on a rare one's); the documents of the page only are read. Not with a phrase: its tokens are exact lexemes,
+  // which keep every page statement's GIN lookup as narrow as the rarest of them, so the pages are read beside a plain
+  // count instead of after it (phrase p99 over the bench's queries 11 to 8 ms; for terms alone, whose score statements
+  // intersect the terms' whole postings, reading them beside the count made multi-term p99 15 to 21).
   const scored = q.phrases.length === 0;
-  const counting = statement();
-  // Scored only when the count held every match: a common query's 1,000 rows are counted, not scored (its pages score
-  // their own), which took 0.5-1.5 ms off its count at 100k leads for 0.1-0.2 ms more on a rare one's.
-  const score = whole.map((w) => `(d.terms @@ ${counting.param(w)}::tsquery)::int`).join(' + ');
-  const count = !scored
-    ? counted()
-    : {
-        text: `WITH reachable AS MATERIALIZED (
-        SELECT ctid, seq FROM ${table} WHERE ${counting.where()} LIMIT ${SEARCH_MAX_REACHABLE})
+  const scoredCount = (): Statement => {
+    const { values, param, where } = statement();
+    const text = `WITH reachable AS MATERIALIZED (
+        SELECT ctid, seq FROM ${table} WHERE ${where()} LIMIT ${SEARCH_MAX_REACHABLE})
       SELECT counted.total, found.document FROM (SELECT count(*)::float8 AS total FROM reachable) AS counted
         LEFT JOIN LATERAL (
-          SELECT r.ctid, r.seq, ${score} AS score FROM reachable AS r JOIN ${table} AS d ON d.ctid = r.ctid
+          SELECT r.ctid, r.seq, ${score(param, 'd.terms')} AS score FROM reachable AS r JOIN ${table} AS d ON d.ctid = r.ctid
           WHERE counted.total < ${SEARCH_MAX_REACHABLE}
-          ORDER BY score DESC, r.seq DESC OFFSET ${counting.param(from)} LIMIT ${counting.param(limit)}
+          ORDER BY score DESC, r.seq DESC OFFSET ${param(from)} LIMIT ${param(limit)}
         ) AS best ON true
         LEFT JOIN ${table} AS found ON found.ctid = best.ctid
-      ORDER BY best.score DESC, best.seq DESC`,
-        values: counting.values,
-      };
+      ORDER BY best.score DESC, best.seq DESC`;
+    return { text, values };
+  };
+  const count = scored ? scoredCount() : counted();
   if (q.terms.length > LEVELLED_TERMS) {
     // Two statements (see LEVELLED_TERMS): the leads where some term is a whole word, scored, off the GIN index's
     // whole lexemes (and the prefixes); then, when those did not fill the page, the leads where none is, newest first.
@@ -248,7 +248,7 @@ export function searchStatement(table: string, q: SearchIndexQuery): SearchState
     const some = statement();
     const found = [`(${whole.join(' | ')})`, ...prefixes].join(' & ');
     const best = `SELECT document FROM ${table} WHERE ${some.where(found)}
-      ORDER BY ${whole.map((w) => `(terms @@ ${some.param(w)}::tsquery)::int`).join(' + ')} DESC, seq DESC
+      ORDER BY ${score(some.param, 'terms')} DESC, seq DESC
       LIMIT ${some.param(from + limit)}`;
     const none = statement();
     const rest = `SELECT document FROM ${table} WHERE ${none.where([...prefixes, ...whole.map((w) => `!${w}`)].join(' & '))}
@@ -399,9 +399,7 @@ export function searchIndex(
   const index = indexDocuments(table);
   return {
     index: (doc) => writer.write(index, doc),
-    // The page and the count run side by side on two connections: a page of an
-    // account's newest leads stops after `limit` rows, which a count in the same
-    // statement (a window over every match) would not let it do.
+    // See readSearch: the count first, or beside the page.
     search: (q) => readSearch(reads, searchStatement(table, q)),
     purgeExpired: (before) =>
       query(db, 'purge expired search documents', `DELETE FROM ${table} WHERE expires_at < $1`, [before]).map(
