@@ -16,6 +16,8 @@ export interface BenchRow {
   readonly target?: string;
   readonly met?: boolean;
   readonly measuredAt: string;
+  /** The Node.js version the row was measured on (`process.versions.node`); set by {@link mergeResults}. */
+  readonly node?: string;
 }
 
 /**
@@ -189,7 +191,8 @@ export function mergeResults(rows: readonly BenchRow[]): void {
     existing = [];
   }
   const names = new Set(rows.map((row) => row.name));
-  const merged = [...existing.filter((row) => !names.has(row.name)), ...rows].sort((a, b) =>
+  const stamped = rows.map((row) => ({ ...row, node: row.node ?? process.versions.node }));
+  const merged = [...existing.filter((row) => !names.has(row.name)), ...stamped].sort((a, b) =>
     a.name.localeCompare(b.name),
   );
   writeFileSync(`${RESULTS}.tmp`, `${JSON.stringify(merged, null, 2)}\n`);

@@ -34,7 +34,7 @@ export function renderBenchTable(rows: readonly BenchRow[]): string {
     const ratio = row.ratio === undefined ? '—' : row.ratio.toFixed(2);
     const target = row.target ? `${row.target}: ${row.met ? 'met' : '**missed**'}` : '—';
     lines.push(
-      `| ${row.name} | ${measured(row.value, row.unit)} | ${baseline} | ${ratio} | ${target} | ${row.measuredAt.slice(0, 10)} |`,
+      `| ${row.name} | ${measured(row.value, row.unit)} | ${baseline} | ${ratio} | ${target} | ${row.measuredAt.slice(0, 10)}${row.node ? `, Node ${row.node.split('.').slice(0, 2).join('.')}` : ''} |`,
     );
   }
   return lines.join('\n');

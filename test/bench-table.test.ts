@@ -24,6 +24,7 @@ describe("the README's performance table", () => {
     expect(renderBenchTable([row])).toContain(
       '| x | 500 ops/s | bare: 1,000 ops/s | 0.50 | >= 0.6: **missed** | 2026-11-24 |',
     );
+    expect(renderBenchTable([{ ...row, node: '22.23.3' }])).toContain('| 2026-11-24, Node 22.23 |');
     expect(() => withBenchTable('no markers', [row])).toThrow(/no <!-- bench:start -->/);
   });
 });
