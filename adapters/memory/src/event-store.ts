@@ -1,27 +1,14 @@
 import { errors, type EventStore, type StoreError } from '@leadroute/core';
 import { errAsync, okAsync } from 'neverthrow';
+import { bound, sortedIds } from './sorted-ids';
 import { copy, type MemoryTables } from './tables';
-
-/** The first index in the ascending `ids` whose ID is greater than `id` (or >= when `inclusive`). */
-function bound(ids: readonly string[], id: string, inclusive: boolean): number {
-  let lo = 0;
-  let hi = ids.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const at = ids[mid] as string;
-    if (at < id || (!inclusive && at === id)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 export function eventStore(t: MemoryTables): EventStore {
   const unlink = (id: string) => {
     const event = t.events.get(id);
     if (!event) return;
     t.events.delete(id);
-    const order = t.eventOrder.get(event.account_id);
-    if (order) order.splice(bound(order, id, true), 1);
+    t.eventOrder.get(event.account_id)?.remove(id);
     if (event.key) t.eventReferences.get(event.key)?.delete(id);
   };
   return {
@@ -29,11 +16,8 @@ export function eventStore(t: MemoryTables): EventStore {
       if (t.events.has(event.id)) return errAsync(errors.conflict('event exists') as StoreError);
       t.events.set(event.id, copy(event));
       let order = t.eventOrder.get(event.account_id);
-      if (!order) t.eventOrder.set(event.account_id, (order = []));
-      // IDs grow with time: a new event almost always goes last, where a push costs less than a splice.
-      const at = bound(order, event.id, true);
-      if (at === order.length) order.push(event.id);
-      else order.splice(at, 0, event.id);
+      if (!order) t.eventOrder.set(event.account_id, (order = sortedIds()));
+      order.add(event.id);
       if (event.key) {
         let refs = t.eventReferences.get(event.key);
         if (!refs) t.eventReferences.set(event.key, (refs = new Set()));
@@ -43,7 +27,7 @@ export function eventStore(t: MemoryTables): EventStore {
     },
     get: (id) => okAsync(copy(t.events.get(id))),
     query(q) {
-      const order = t.eventOrder.get(q.account_id) ?? [];
+      const order = t.eventOrder.get(q.account_id)?.ascending() ?? [];
       const from = q.after_id ? bound(order, q.after_id, false) : 0;
       const to = q.before_id ? bound(order, q.before_id, true) : order.length;
       const out = [];

@@ -3,6 +3,7 @@ import type { ExportTable } from './export-store';
 import type { JobTable } from './job-store';
 import type { RollupTable } from './rollup-store';
 import type { SearchTable } from './search-index';
+import type { SortedIds } from './sorted-ids';
 import type {
   Account,
   ApiKeyRecord,
@@ -26,7 +27,7 @@ export interface MemoryTables {
   readonly leads: Map<Id, LeadRecord>;
   readonly events: Map<Id, StoredEvent>;
   /** Each account's event IDs in ascending order: what paging walks. */
-  readonly eventOrder: Map<Id, Id[]>;
+  readonly eventOrder: Map<Id, SortedIds>;
   /** Recipient references to the events that carry them. */
   readonly eventReferences: Map<string, Set<Id>>;
   readonly counters: Map<string, { count: number; expires_at: string }>;
