@@ -11,6 +11,7 @@ import { searchDocument } from '../search/service';
 import { fieldRows, trackedFields } from '../stats/fields';
 import { rollupRows } from '../stats/observer';
 import type { StoredEvent } from '../domain/events';
+import { mapAsync, orElseAsync } from '../results';
 
 /**
  * Something that follows recorded events once they are stored: firehose delivery,
@@ -149,13 +150,10 @@ export function createEventRecorder(deps: { storage: Storage; logger: Logger; cl
         },
         // Feedback waiting on an event is let go as soon as the unit is stored (or refused), not after the observers.
         commit: (lead) =>
-          store(lead, events, fields)
-            .map(finish)
-            .orElse((e) => {
-              finish();
-              return errAsync(e);
-            })
-            .andThen(() => told(events)),
+          orElseAsync(mapAsync(store(lead, events, fields), finish), (e) => {
+            finish();
+            return errAsync(e);
+          }).andThen(() => told(events)),
         abandon: finish,
       };
     },

@@ -13,6 +13,7 @@ import { isoTime } from '../time';
 import type { OutboundModule } from '../ports/integrations';
 import { deliversFor, type FeedbackIntegrationRegistry } from './integrations';
 import type { FeedbackError, InboundFeedbackModule } from './types';
+import { mapAsync } from '../results';
 
 /** What feedback runs on. */
 export interface FeedbackDeps {
@@ -56,7 +57,8 @@ function complete(
     if (!lead || lead.expires_at <= now) return errAsync(missing());
     return deps.storage.accounts.get(event.account_id).andThen((account) => {
       if (!account) return errAsync(missing());
-      return deps.storage.flows.get(event.flow_id).map(
+      return mapAsync(
+        deps.storage.flows.get(event.flow_id),
         (flow): Delivery => ({
           event,
           lead,

@@ -12,6 +12,7 @@ import { feedbackEvent } from './events';
 import { type ValidFeedback, validateFeedback } from './input';
 import type { Delivery, FeedbackDeps } from './lookup';
 import type { FeedbackError, FeedbackInput, FeedbackResult, LeadSummary } from './types';
+import { mapAsync } from '../results';
 
 const PASS: RuleOutcome = { pass: true };
 
@@ -193,10 +194,10 @@ export function processFeedback(
       host: deps.host,
       moduleId,
     });
-    return deps.recorder
+    const recorded = deps.recorder
       .record(receivedEvent)
       .andThen(() => (outcome === 'success' ? forward(deps, delivery, feedback, ctx, env) : okAsync(undefined)))
-      .andThen((sent) => deps.storage.leads.setLatestEvent(lead.id, (sent ?? receivedEvent).id))
-      .map((): FeedbackResult => ({ outcome, ...(reason ? { reason } : {}), price, lead: summary }));
+      .andThen((sent) => deps.storage.leads.setLatestEvent(lead.id, (sent ?? receivedEvent).id));
+    return mapAsync(recorded, (): FeedbackResult => ({ outcome, ...(reason ? { reason } : {}), price, lead: summary }));
   });
 }

@@ -22,6 +22,7 @@ import { logStep, runFilter, runRecipient, type StepResult } from './step';
 import type { PingLimit } from '../domain/flows';
 import { postingSecretMatches } from './posting-secret';
 import { limitWindow } from './windows';
+import { mapAsync, orElseAsync } from '../results';
 
 /** What a source is answered after a submit or a ping (like a feedback result). */
 export interface IntakeResult {
@@ -121,9 +122,9 @@ function prepare(
       const now = deps.clock.now();
       const env = { now, timeZone: account.time_zone };
       const raw = (body ?? {}) as Record<string, unknown>;
-      return okAsync(undefined)
-        .map(() => deps.entityName(account.id, source.source.entity_id))
-        .map((sourceName) => {
+      return mapAsync(
+        ResultAsync.fromSafePromise(deps.entityName(account.id, source.source.entity_id)),
+        (sourceName) => {
           const appended: Record<string, unknown> = {};
           const submission = { timestamp: isoTime(now) };
           const sourceInfo = { id: source.source.entity_id, name: sourceName };
@@ -155,7 +156,8 @@ function prepare(
             pingLimits: { flow: compiled.flow.ping_limits ?? [], source: source.source.ping_limits ?? [] },
           };
           return { run, source };
-        });
+        },
+      );
     });
   });
 }
@@ -318,8 +320,8 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
           run.unit.add(event);
           // One unit: the lead, its step events, its source event, their rollups and its search document, stored
           // together or not at all.
-          return run.unit
-            .commit({
+          return mapAsync(
+            run.unit.commit({
               id: run.leadId,
               account_id: run.account.id,
               flow_id: run.flow.id,
@@ -332,16 +334,15 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
               latest_event_id: event.id,
               returned_at: null,
               expires_at: event.expires_at,
-            })
-            .map(
-              (): IntakeResult =>
-                answered(run, source, {
-                  outcome: outcome === 'success' ? 'success' : 'failure',
-                  ...(reason ? { reason } : {}),
-                  lead: { id: run.leadId },
-                  price,
-                }),
-            );
+            }),
+            (): IntakeResult =>
+              answered(run, source, {
+                outcome: outcome === 'success' ? 'success' : 'failure',
+                ...(reason ? { reason } : {}),
+                lead: { id: run.leadId },
+                price,
+              }),
+          );
         };
         const rejected = rejection(run, source);
         if (rejected) return finish('failure', rejected, 0, 0);
@@ -363,32 +364,31 @@ export function createLeadsApi(deps: IntakeDeps): LeadsApi {
                 finish('failure', reason, steps, revenue, extra),
               );
             if (dup.duplicate && check?.action === 'reject') return refuse(DUPLICATE_REASON, 0, 0);
-            return reserveCaps(
+            const reserved = reserveCaps(
               deps.storage.counters,
               `${run.flow.id}:source:${source.source.entity_id}`,
               source.caps,
               run.ctx,
               run.env,
-            )
-              .andThen((reservation) => {
-                if (reservation.full)
-                  return refuse(`Cap reached: ${reservation.full.cap.name}`, 0, 0, { cap_reached: true });
-                return runSteps(run).andThen((steps) =>
-                  steps.stop !== undefined
-                    ? releaseCaps(deps.storage.counters, reservation.keys).andThen(() =>
-                        refuse(steps.stop as string, steps.count, steps.revenue),
-                      )
-                    : finish('success', '', steps.count, steps.revenue),
-                );
-              })
-              .orElse((e) => {
-                // A step failed before the lead could be recorded: nothing of it is stored, and no feedback waits on it;
-                // its duplicate keys go back too, so the source can send it again.
-                run.unit.abandon();
-                return releaseCaps(deps.storage.counters, claimed)
-                  .orElse(() => okAsync(undefined))
-                  .andThen(() => errAsync(e));
-              });
+            ).andThen((reservation) => {
+              if (reservation.full)
+                return refuse(`Cap reached: ${reservation.full.cap.name}`, 0, 0, { cap_reached: true });
+              return runSteps(run).andThen((steps) =>
+                steps.stop !== undefined
+                  ? releaseCaps(deps.storage.counters, reservation.keys).andThen(() =>
+                      refuse(steps.stop as string, steps.count, steps.revenue),
+                    )
+                  : finish('success', '', steps.count, steps.revenue),
+              );
+            });
+            return orElseAsync(reserved, (e) => {
+              // A step failed before the lead could be recorded: nothing of it is stored, and no feedback waits on it;
+              // its duplicate keys go back too, so the source can send it again.
+              run.unit.abandon();
+              return releaseCaps(deps.storage.counters, claimed)
+                .orElse(() => okAsync(undefined))
+                .andThen(() => errAsync(e));
+            });
           });
         });
       });

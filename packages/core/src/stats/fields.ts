@@ -6,6 +6,7 @@ import type { RollupRow } from '../ports/rollups';
 import type { Storage } from '../ports/storage';
 import type { StoreError } from '../ports/store-error';
 import { ROLLUP_KEYS } from './params';
+import { mapAsync } from '../results';
 
 /** The lead fields every account rolls up until it sets its own: counted from the start. */
 export const DEFAULT_ROLLUP_FIELDS: readonly string[] = ['state'];
@@ -38,9 +39,10 @@ export function fieldValue(event: StoredEvent, path: string): string | null {
 /** The account's rolled-up fields: those it set, else the defaults (counted from the start). */
 export function trackedFields(storage: Storage, accountId: string): ResultAsync<readonly TrackedField[], StoreError> {
   if (!storage.fieldRollups) return okAsync([]);
-  return storage.fieldRollups
-    .fields(accountId)
-    .map((set) => set ?? DEFAULT_ROLLUP_FIELDS.map((field) => ({ field, since: 0 })));
+  return mapAsync(
+    storage.fieldRollups.fields(accountId),
+    (set) => set ?? DEFAULT_ROLLUP_FIELDS.map((field) => ({ field, since: 0 })),
+  );
 }
 
 /** The field rows of an event's rollup rows: one per row and field, with the event's value of the field. */

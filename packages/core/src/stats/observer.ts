@@ -5,6 +5,7 @@ import type { RollupRow } from '../ports/rollups';
 import type { Storage } from '../ports/storage';
 import { isoTime } from '../time';
 import { eventRows, pingIdOf } from './cells';
+import { mapAsync } from '../results';
 
 /**
  * Whether a post won a ping: it carries a `ping_id` naming the lead of a
@@ -36,5 +37,5 @@ export function rollupRows(
   event: StoredEvent,
   now: number,
 ): ResultAsync<RollupRow[], LeadrouteError> {
-  return pingWon(storage, event, now).map((won) => eventRows(event, won));
+  return mapAsync(pingWon(storage, event, now), (won) => eventRows(event, won));
 }

@@ -14,6 +14,7 @@ import {
 } from '../../schemas/feedback';
 import { problemOf, statusOf } from '../status';
 import type { Reply, Route, RouteDoc, RouteErrorContext } from '../types';
+import { mapAsync } from '../../results';
 
 const PLAIN_TEXT = 'text/plain; charset=utf-8';
 
@@ -129,9 +130,10 @@ export function feedbackRoutes(service: LeadService): Route[] {
       doc: BY_EVENT,
       mapError: byEventId,
       handle: (c) =>
-        feedback
-          .submit(c.query.get('event_id') ?? undefined, (isRecord(c.body) ? c.body : {}) as FeedbackBody)
-          .map(negotiated(c.mediaType, 201, 'result')),
+        mapAsync(
+          feedback.submit(c.query.get('event_id') ?? undefined, (isRecord(c.body) ? c.body : {}) as FeedbackBody),
+          negotiated(c.mediaType, 201, 'result'),
+        ),
     },
     {
       method: 'GET',

@@ -11,6 +11,7 @@ import { isRecord } from '../../validation';
 import { schemaRef } from '../schemas';
 import { entityTag, writeConditions } from '../preconditions';
 import type { Reply, Route, RouteContext } from '../types';
+import { mapAsync } from '../../results';
 
 const MAX_RECORDED_BODY = 64 * 1024;
 
@@ -92,9 +93,10 @@ export function flowRoutes(service: LeadService): Route[] {
       const options = { request: recorded(c, clock.now()), ...(postingSecret === undefined ? {} : { postingSecret }) };
       const key = kind === 'submit' ? header(c.request, 'idempotency-key') : undefined;
       if (key !== undefined) return idempotent(c, key, options);
-      return leads[kind](c.params.flow_id ?? '', c.params.source_id ?? '', c.body, options)
-        .map(sourceAnswer)
-        .map(negotiated(c.mediaType, 201, 'result'));
+      const answer = negotiated(c.mediaType, 201, 'result');
+      return mapAsync(leads[kind](c.params.flow_id ?? '', c.params.source_id ?? '', c.body, options), (result) =>
+        answer(sourceAnswer(result)),
+      );
     },
   });
   return [
