@@ -1,7 +1,10 @@
+import fc from 'fast-check';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { describe, expect, it } from 'vitest';
 import { typeLead } from '../lead';
 import { isEmailAddress } from './email';
 import { parseValue } from './parse';
+import { parsePhone } from './phone';
 
 const NOW = Date.UTC(2024, 5, 15, 12); // 2024-06-15T12:00Z
 
@@ -217,5 +220,24 @@ describe('isEmailAddress (RFC 5321 sizes)', () => {
     expect(isEmailAddress('ada@localhost')).toBe(false);
     expect(isEmailAddress('ada@example.c0m')).toBe(false);
     expect(isEmailAddress('@example.com')).toBe(false);
+  });
+});
+
+describe('parsePhone validity (#22: asked once through the type)', () => {
+  it("is libphonenumber's own isValid for any digits, with or without a country code", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.stringMatching(/^[2-9]\d{9}$/),
+          fc.stringMatching(/^\+\d{8,14}$/),
+          fc.stringMatching(/^1?[0-9]{7,11}$/),
+        ),
+        (raw) => {
+          const number = parsePhoneNumberFromString(raw, 'US');
+          expect(parsePhone(raw).valid).toBe(number?.isValid() ?? false);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -29,7 +29,9 @@ export function parsePhone(raw: unknown): ParsedValue {
   const national = phone.nationalNumber;
   const nanp = phone.countryCallingCode === '1' && national.length === 10;
   const kind = phone.getType() ?? null;
-  return parsed('phone', raw, phone.isValid(), phone.number, {
+  // A number with a type is valid (both match the number against its plan's patterns, isValid by asking for the
+  // type): asking again cost a second pass over the type patterns for every valid phone (#22).
+  return parsed('phone', raw, kind !== null || phone.isValid(), phone.number, {
     country_code: phone.countryCallingCode,
     country: phone.country ?? null,
     area: nanp ? national.slice(0, 3) : null,
