@@ -119,6 +119,22 @@ describe('entity names on events', () => {
     expect(reads.filter((id) => id === unknown)).toHaveLength(3);
   });
 
+  it('#22 reads the flow and its account once for many feedback calls, as it does for leads', async () => {
+    const { service, principal, body, reads } = await setUp();
+    const steps = body.steps.map((step) => ({ ...step, feedback: { enabled: true } }));
+    const flow = (await service.flows.create(principal, { ...body, steps }))._unsafeUnwrap();
+    const vendor = body.sources[0]?.entity_id ?? '';
+    (await service.leads.submit(flow.id, vendor, { first_name: 'Ada' }))._unsafeUnwrap();
+    const events = (await service.events.list(principal, { type: 'recipient', limit: 10 }))._unsafeUnwrap();
+    reads.length = 0;
+    for (const event of events)
+      expect(await service.feedback.submit(event.id, { type: 'conversion' })).toMatchObject({
+        value: { outcome: 'success' },
+      });
+    expect(events).toHaveLength(2);
+    expect(reads.filter((id) => id === flow.id || id === principal.account.id)).toEqual([]);
+  });
+
   it("shows a flow update made through this service at once, and another instance's within 5 s", async () => {
     const { service, principal, base, body, flow, submit, tick } = await setUp();
     expect((await submit()).outcome).toBe('success');

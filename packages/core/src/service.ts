@@ -366,6 +366,8 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       integrations: createFeedbackIntegrationRegistry(options.feedbackIntegrations),
       outbound: (id) => integrations.outbound(id),
       host: options.host ?? hostname(),
+      account: (id) => new ResultAsync(accounts.get(id)),
+      flow: (id) => new ResultAsync(flows.get(id)),
     }),
     stats: createStatsApi({ storage, clock }),
     search: createSearchApi({ storage, clock }),

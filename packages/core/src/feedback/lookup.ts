@@ -9,6 +9,7 @@ import type { Clock } from '../ports/clock';
 import type { LeadRecord } from '../ports/leads';
 import type { Logger } from '../ports/logger';
 import type { Storage } from '../ports/storage';
+import type { StoreError } from '../ports/store-error';
 import { isoTime } from '../time';
 import type { OutboundModule } from '../ports/integrations';
 import { deliversFor, type FeedbackIntegrationRegistry } from './integrations';
@@ -26,6 +27,12 @@ export interface FeedbackDeps {
   readonly outbound?: (moduleId: string) => OutboundModule | undefined;
   /** Recorded as `host` on feedback events. */
   readonly host: string;
+  /**
+   * An account and a flow by ID, as intake reads them: kept for a few seconds (see service.ts), so feedback, like a
+   * lead, makes no round trip for them (#22).
+   */
+  readonly account: (id: string) => ResultAsync<Account | undefined, StoreError>;
+  readonly flow: (id: string) => ResultAsync<FlowRecord | undefined, StoreError>;
 }
 
 /** The delivery feedback refers to: its recipient event, the lead, the flow (if it still exists) and the account. */
@@ -55,10 +62,10 @@ function complete(
 ): ResultAsync<Delivery, FeedbackError> {
   return deps.storage.leads.get(event.lead_id).andThen((lead) => {
     if (!lead || lead.expires_at <= now) return errAsync(missing());
-    return deps.storage.accounts.get(event.account_id).andThen((account) => {
+    return deps.account(event.account_id).andThen((account) => {
       if (!account) return errAsync(missing());
       return mapAsync(
-        deps.storage.flows.get(event.flow_id),
+        deps.flow(event.flow_id),
         (flow): Delivery => ({
           event,
           lead,
