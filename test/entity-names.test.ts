@@ -127,8 +127,8 @@ describe('entity names on events', () => {
     (await service.leads.submit(flow.id, vendor, { first_name: 'Ada' }))._unsafeUnwrap();
     const events = (await service.events.list(principal, { type: 'recipient', limit: 10 }))._unsafeUnwrap();
     reads.length = 0;
-    for (const event of events)
-      expect(await service.feedback.submit(event.id, { type: 'conversion' })).toMatchObject({
+    for (const { id } of events as { id: string }[])
+      expect(await service.feedback.submit(id, { type: 'conversion' })).toMatchObject({
         value: { outcome: 'success' },
       });
     expect(events).toHaveLength(2);
