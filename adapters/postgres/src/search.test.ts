@@ -454,6 +454,36 @@ describe.skipIf(!available)('postgres search index', () => {
     }
   });
 
+  it("asks no prefix of a term that a longer term's prefix holds, and finds what the memory index finds", async () => {
+    const { account, memory } = await joSmiths(18, 13);
+    const index = searchIndex(db.pool, db.schema);
+    // `smi` (a range) and `j`, `jo` (short prefixes) begin `smithers` and `joan`: a lead holding a word that begins with
+    // the longer term holds one beginning with the shorter, so the statements ask only the longer; `smi` still counts
+    // towards the score where it is whole (never here) and `jo` where it is (half of them). Equal terms: one asked.
+    for (const [terms, unasked] of [
+      [['smithers', 'smi'], [".smi':*"]],
+      [
+        ['j', 'joan', 'jo'],
+        [":j'", ":jo'"],
+      ],
+      [['smi', 'jo', 'smith'], [".smi':*"]],
+      [['jo', 'jo'], []],
+    ] as const) {
+      for (const from of [0, 40, 990]) {
+        const q = { account_id: account, terms: [...terms], phrases: [], from, limit: 20 };
+        const statement = searchStatement(qualified(db.schema, 'search_documents'), q);
+        const asked = [statement.count, ...statement.pages].flatMap(({ values }) =>
+          values.filter((v): v is string => typeof v === 'string'),
+        );
+        expect({ terms, asked: unasked.filter((lexeme) => asked.some((v) => v.includes(lexeme))) }).toEqual({
+          terms,
+          asked: [],
+        });
+        expect({ terms, from, ...(await page(index, q)) }).toEqual({ terms, from, ...(await page(memory, q)) });
+      }
+    }
+  });
+
   it("counts a common query's matches without scoring them, and scores a rare query's", async () => {
     const { account } = await joSmiths(17, 12);
     type Plan = { 'Subplan Name'?: string; Output?: string[]; 'Actual Rows'?: number; Plans?: Plan[] };
