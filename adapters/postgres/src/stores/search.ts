@@ -161,7 +161,9 @@ export interface SearchStatements {
  * seq) from the newest, stopping after a page; and a lower score is asked only when the
  * better ones did not fill the page. That matters: the planner takes a prefix and its
  * whole word as independent, so `'mary':* & !'mary'` (no lead: every mary is whole) looks
- * as common as `mary` and would be read off every lead of the account. Queries of more
+ * as common as `mary` and would be read off every lead of the account. A score that holds
+ * some term whole has the GIN index find a superset, its ranges read as short prefixes, and
+ * its rows checked against the exact tsquery. Queries of more
  * terms read the leads where some term is whole (scored), then the others newest first.
  */
 export function searchStatement(table: string, q: SearchIndexQuery): SearchStatements {
@@ -185,6 +187,11 @@ export function searchStatement(table: string, q: SearchIndexQuery): SearchState
     ),
   );
   const required = prefixes.filter((_, i) => !implied[i]);
+  // In a score's tsquery that holds some term whole, a longer prefix's range stands in as its short prefix (every word
+  // that begins with `mart` begins with `ma`), and the rows are checked against the exact tsquery (`ts_match_vq`, which
+  // no index answers): the GIN index then reads no range, whose every posting it would gather before it could skip a
+  // single one, and the whole terms bound the rows it finds (`S Mar`, `Jos G`: 3.4-4.2 to 1.4-2.1 ms at 100k leads).
+  const loose = q.terms.map((t) => quoted(prefixLexeme(tag, [...t].slice(0, SHORT_PREFIX).join(''))));
   const tokens = q.phrases.flatMap((p: SearchPhrase) => p.tokens.map((t) => quoted(lexeme(tag, t))));
   /**
    * A statement's parameters (`$1` the account) and its WHERE; `terms`, the tsquery of the terms (else their prefixes;
@@ -193,10 +200,11 @@ export function searchStatement(table: string, q: SearchIndexQuery): SearchState
   const statement = () => {
     const values: unknown[] = [q.account_id];
     const param = (value: unknown): string => (values.push(value), `$${values.length}`);
-    const where = (terms?: string): string => {
+    const where = (terms?: string, exact?: string): string => {
       const conditions = ['account_id = $1'];
       const match = [...(terms === undefined ? required : terms ? [`(${terms})`] : []), ...tokens];
       if (match.length > 0) conditions.push(`terms @@ ${param(match.join(' & '))}::tsquery`);
+      if (exact !== undefined && exact !== terms) conditions.push(`ts_match_vq(terms, ${param(exact)}::tsquery)`);
       for (const p of q.phrases) conditions.push(`strpos(phrase_text, ${param(` ${p.text} `)}) > 0`);
       return conditions.join(' AND ');
     };
@@ -261,8 +269,9 @@ export function searchStatement(table: string, q: SearchIndexQuery): SearchState
     // whole lexemes (and the prefixes); then, when those did not fill the page, the leads where none is, newest first.
     // Only the first scores rows, and only its own.
     const some = statement();
-    const found = [`(${whole.join(' | ')})`, ...required].join(' & ');
-    const best = `SELECT document FROM ${table} WHERE ${some.where(found)}
+    const found = (prefix: readonly string[]) =>
+      [`(${whole.join(' | ')})`, ...prefix.filter((_, i) => !implied[i])].join(' & ');
+    const best = `SELECT document FROM ${table} WHERE ${some.where(found(loose), found(prefixes))}
       ORDER BY ${score(some.param, 'terms')} DESC, seq DESC
       LIMIT ${some.param(from + limit)}`;
     const none = statement();
@@ -282,14 +291,16 @@ export function searchStatement(table: string, q: SearchIndexQuery): SearchState
   // A term whole holds its prefix too: the best score's tsquery holds whole lexemes only, and the GIN index finds them
   // without expanding any prefix.
   const pages = [...q.terms.map((_, i) => q.terms.length - i), 0].map((level) => {
-    const exactly = subsets(whole.length, level)
-      .map((set) =>
-        set.map((on, i) => (on ? whole[i] : implied[i] ? `!${whole[i]}` : `${prefixes[i]} & !${whole[i]}`)).join(' & '),
-      )
-      .join(' | ');
+    const exactly = (prefix: readonly string[]) =>
+      subsets(whole.length, level)
+        .map((set) =>
+          set.map((on, i) => (on ? whole[i] : implied[i] ? `!${whole[i]}` : `${prefix[i]} & !${whole[i]}`)).join(' & '),
+        )
+        .join(' | ');
     const { values, param, where } = statement();
+    const condition = level > 0 ? where(exactly(loose), exactly(prefixes)) : where(exactly(prefixes));
     return {
-      text: `SELECT document FROM ${table} WHERE ${where(exactly)} ORDER BY seq DESC LIMIT ${param(from + limit)}`,
+      text: `SELECT document FROM ${table} WHERE ${condition} ORDER BY seq DESC LIMIT ${param(from + limit)}`,
       values,
     };
   });
