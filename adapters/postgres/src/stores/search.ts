@@ -269,8 +269,9 @@ export function searchStatement(table: string, q: SearchIndexQuery): SearchState
   const count = scored ? scoredCount() : counted();
   if (q.terms.length > LEVELLED_TERMS) {
     // Two statements (see LEVELLED_TERMS): the leads where some term is a whole word, scored, off the GIN index's
-    // whole lexemes (and the prefixes); then, when those did not fill the page, the leads where none is, newest first.
-    // Only the first scores rows, and only its own.
+    // whole lexemes (and the short prefixes, a range's standing in for it), checked against the exact tsquery; then,
+    // when those did not fill the page, the leads where none is, newest first. Only the first scores rows, and only
+    // its own.
     const some = statement();
     const found = (prefix: readonly string[]) =>
       [`(${whole.join(' | ')})`, ...prefix.filter((_, i) => !implied[i])].join(' & ');
