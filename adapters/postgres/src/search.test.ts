@@ -409,6 +409,72 @@ describe.skipIf(!available)('postgres search index', () => {
     }
   });
 
+  it("reads a score's rows that hold some term whole without the GIN range of a longer prefix", async () => {
+    await db.truncate();
+    const account = newId(Date.UTC(2026, 0, 14));
+    // 3,000 leads, each with a first name of its own beginning with jqa (3,000 lexemes in the range of `jqa`), a third
+    // of them Smith.
+    const letters = (n: number): string =>
+      (n < 26 ? '' : letters(Math.floor(n / 26) - 1)) + String.fromCharCode(97 + (n % 26));
+    const docs = documents(prng(19), account, 3000, Date.UTC(2026, 2, 14)).map((d, i) => ({
+      ...d,
+      fields: {
+        ...d.fields,
+        first_name: `Jqa${letters(i)}${'x'.repeat(40)}`,
+        last_name: i % 3 === 0 ? 'Smith' : 'Jones',
+      },
+    }));
+    const memory = memoryStorage().search;
+    const index = postgresStorage({ pool: db.pool, schema: db.schema }).search;
+    for (const doc of docs) (await memory.index(doc))._unsafeUnwrap();
+    expect((await Promise.all(docs.map((doc) => index.index(doc)))).every((r) => r.isOk())).toBe(true);
+    await db.pool.query(`VACUUM ANALYZE ${qualified(db.schema, 'search_documents')}`);
+    type Plan = { 'Node Type': string; 'Shared Hit Blocks': number; 'Shared Read Blocks': number; Plans?: Plan[] };
+    /** The GIN index blocks a statement reads, its plan made to read the GIN index. */
+    const ginBlocks = async ({ text, values }: { text: string; values: unknown[] }): Promise<number> => {
+      const client = await db.pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query('SET LOCAL enable_seqscan = off');
+        await client.query('SET LOCAL enable_indexscan = off');
+        const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: Plan }] }>(
+          `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${text}`,
+          values,
+        );
+        let blocks = 0;
+        const walk = (node: Plan) => {
+          if (node['Node Type'] === 'Bitmap Index Scan')
+            blocks += node['Shared Hit Blocks'] + node['Shared Read Blocks'];
+          for (const child of node.Plans ?? []) walk(child);
+        };
+        const [explained] = rows[0]?.['QUERY PLAN'] ?? [];
+        if (explained) walk(explained.Plan);
+        return blocks;
+      } finally {
+        await client.query('ROLLBACK');
+        client.release();
+      }
+    };
+    // The count of `smith jqa` reads the range (twenty-odd leaf pages and the postings of each entry); the scores with
+    // some term whole read `:jq`, one entry, instead.
+    const q = { account_id: account, terms: ['smith', 'jqa'], phrases: [], from: 0, limit: 10 };
+    const { count, pages } = searchStatement(qualified(db.schema, 'search_documents'), q);
+    const range = await ginBlocks(count);
+    const read = await Promise.all(pages.slice(0, -1).map(ginBlocks));
+    expect({ range: range >= 40, few: read.every((blocks) => blocks * 2 < range) }).toEqual({ range: true, few: true });
+    // What they find, and with a third term, is what the memory index finds.
+    for (const terms of [
+      ['smith', 'jqa'],
+      ['smith', 'jqa', 'jon'],
+      ['jon', 'jqab', 's'],
+    ]) {
+      for (const from of [0, 990]) {
+        const paged = { ...q, terms, from };
+        expect({ terms, from, ...(await page(index, paged)) }).toEqual({ terms, from, ...(await page(memory, paged)) });
+      }
+    }
+  });
+
   /**
    * 1,200 leads of one new account named Jo or Joan, Smith or Smithers, in the memory index (returned) and, through the
    * storage's group commit, in PostgreSQL.
@@ -450,6 +516,34 @@ describe.skipIf(!available)('postgres search index', () => {
         const found = await page(index, q);
         expect({ terms, from, ...found }).toEqual({ terms, from, ...(await page(memory, q)) });
         if (from === 0) expect({ terms, alone: sent.length === 1 }).toEqual({ terms, alone });
+      }
+    }
+  });
+
+  it("asks no prefix of a term that a longer term's prefix holds, and finds what the memory index finds", async () => {
+    const { account, memory } = await joSmiths(18, 13);
+    const index = searchIndex(db.pool, db.schema);
+    // `smi` (a range) and `j`, `jo` (short prefixes) begin `smithers` and `joan`: a lead holding a word that begins with
+    // the longer term holds one beginning with the shorter, so the count asks only the longer; `smi` still counts
+    // towards the score where it is whole (never here) and `jo` where it is (half of them). Equal terms: one asked.
+    for (const [terms, unasked] of [
+      [['smithers', 'smi'], [".smi':*"]],
+      [
+        ['j', 'joan', 'jo'],
+        [":j'", ":jo'"],
+      ],
+      [['smi', 'jo', 'smith'], [".smi':*"]],
+      [['jo', 'jo'], []],
+    ] as const) {
+      for (const from of [0, 40, 990]) {
+        const q = { account_id: account, terms: [...terms], phrases: [], from, limit: 20 };
+        const { count } = searchStatement(qualified(db.schema, 'search_documents'), q);
+        const asked = count.values.filter((v): v is string => typeof v === 'string');
+        expect({ terms, asked: unasked.filter((lexeme) => asked.some((v) => v.includes(lexeme))) }).toEqual({
+          terms,
+          asked: [],
+        });
+        expect({ terms, from, ...(await page(index, q)) }).toEqual({ terms, from, ...(await page(memory, q)) });
       }
     }
   });
