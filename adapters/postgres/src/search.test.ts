@@ -9,6 +9,7 @@ import {
   words,
 } from '@leadroute/core';
 import { memoryStorage } from '@leadroute/memory';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStorage } from './index';
 import { migrations } from './migrations';
@@ -144,10 +145,41 @@ function queries(
   });
 }
 
+/** A name of letters for `n`: a, b, ..., z, aa, ab, ... */
+const letters = (n: number): string =>
+  (n < 26 ? '' : letters(Math.floor(n / 26) - 1)) + String.fromCharCode(97 + (n % 26));
+
 const page = async (index: SearchIndex, q: SearchIndexQuery) => {
   const { total, documents } = (await index.search(q))._unsafeUnwrap();
   return { total, leads: documents.map((d) => d.lead_id) };
 };
+
+type Plan = { 'Node Type': string; 'Shared Hit Blocks': number; 'Shared Read Blocks': number; Plans?: Plan[] };
+
+/** The GIN index blocks a statement's plan reads, the plan made to read it (through a bitmap, the only way). */
+async function ginBlocks(pool: pg.Pool, { text, values }: { text: string; values: unknown[] }): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SET LOCAL enable_seqscan = off');
+    await client.query('SET LOCAL enable_indexscan = off');
+    const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: Plan }] }>(
+      `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${text}`,
+      values,
+    );
+    let blocks = 0;
+    const walk = (node: Plan) => {
+      if (node['Node Type'] === 'Bitmap Index Scan') blocks += node['Shared Hit Blocks'] + node['Shared Read Blocks'];
+      for (const child of node.Plans ?? []) walk(child);
+    };
+    const [explained] = rows[0]?.['QUERY PLAN'] ?? [];
+    if (explained) walk(explained.Plan);
+    return blocks;
+  } finally {
+    await client.query('ROLLBACK');
+    client.release();
+  }
+}
 
 /**
  * The PostgreSQL index answers exactly as the memory index: the same totals, the
@@ -359,51 +391,30 @@ describe.skipIf(!available)('postgres search index', () => {
       limit: 10,
     }).count;
 
-  it('reads a short prefix off one GIN entry, not off a range over every term it begins', async () => {
-    await db.truncate();
-    const account = newId(Date.UTC(2026, 0, 8));
-    // 3,000 leads, each with a first name of its own beginning with j: 3,000 lexemes that `j` and `jq` begin.
-    const letters = (n: number): string =>
-      (n < 26 ? '' : letters(Math.floor(n / 26) - 1)) + String.fromCharCode(97 + (n % 26));
-    const docs = documents(prng(13), account, 3000, Date.UTC(2026, 2, 6)).map((d, i) => ({
-      ...d,
-      fields: { ...d.fields, first_name: `Jq${letters(i)}${'x'.repeat(40)}` },
-    }));
+  /** `docs` in the memory index and in PostgreSQL's (vacuumed and analyzed): both indexes. */
+  const indexBoth = async (docs: SearchDocument[]) => {
     const memory = memoryStorage().search;
     const index = postgresStorage({ pool: db.pool, schema: db.schema }).search;
     for (const doc of docs) (await memory.index(doc))._unsafeUnwrap();
     expect((await Promise.all(docs.map((doc) => index.index(doc)))).every((r) => r.isOk())).toBe(true);
     await db.pool.query(`VACUUM ANALYZE ${qualified(db.schema, 'search_documents')}`);
-    type Plan = { 'Node Type': string; 'Shared Hit Blocks': number; 'Shared Read Blocks': number; Plans?: Plan[] };
-    /** The GIN index blocks the count's plan reads, read through a bitmap (the only way a GIN index is read). */
-    const ginBlocks = async (terms: string[]): Promise<number> => {
-      const count = countOf(account, terms);
-      const client = await db.pool.connect();
-      try {
-        await client.query('BEGIN');
-        await client.query('SET LOCAL enable_seqscan = off');
-        await client.query('SET LOCAL enable_indexscan = off');
-        const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: Plan }] }>(
-          `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${count.text}`,
-          count.values,
-        );
-        let blocks = 0;
-        const walk = (node: Plan) => {
-          if (node['Node Type'] === 'Bitmap Index Scan')
-            blocks += node['Shared Hit Blocks'] + node['Shared Read Blocks'];
-          for (const child of node.Plans ?? []) walk(child);
-        };
-        const [explained] = rows[0]?.['QUERY PLAN'] ?? [];
-        if (explained) walk(explained.Plan);
-        return blocks;
-      } finally {
-        await client.query('ROLLBACK');
-        client.release();
-      }
-    };
+    return { memory, index };
+  };
+
+  it('reads a short prefix off one GIN entry, not off a range over every term it begins', async () => {
+    await db.truncate();
+    const account = newId(Date.UTC(2026, 0, 8));
+    // 3,000 leads, each with a first name of its own beginning with j: 3,000 lexemes that `j` and `jq` begin.
+    const docs = documents(prng(13), account, 3000, Date.UTC(2026, 2, 6)).map((d, i) => ({
+      ...d,
+      fields: { ...d.fields, first_name: `Jq${letters(i)}${'x'.repeat(40)}` },
+    }));
+    const { memory, index } = await indexBoth(docs);
+    /** The GIN index blocks the count's plan reads. */
+    const countBlocks = (terms: string[]) => ginBlocks(db.pool, countOf(account, terms));
     // A range over 3,000 entries of 40-odd bytes reads twenty-odd leaf pages; one entry's postings, a few.
     for (const terms of [['j'], ['jq']]) {
-      expect({ terms, few: (await ginBlocks(terms)) < 8 }).toEqual({ terms, few: true });
+      expect({ terms, few: (await countBlocks(terms)) < 8 }).toEqual({ terms, few: true });
       const q = { account_id: account, terms, phrases: [], from: 0, limit: 10 };
       expect(await page(index, q)).toEqual(await page(memory, q));
     }
@@ -414,8 +425,6 @@ describe.skipIf(!available)('postgres search index', () => {
     const account = newId(Date.UTC(2026, 0, 14));
     // 3,000 leads, each with a first name of its own beginning with jqa (3,000 lexemes in the range of `jqa`), a third
     // of them Smith.
-    const letters = (n: number): string =>
-      (n < 26 ? '' : letters(Math.floor(n / 26) - 1)) + String.fromCharCode(97 + (n % 26));
     const docs = documents(prng(19), account, 3000, Date.UTC(2026, 2, 14)).map((d, i) => ({
       ...d,
       fields: {
@@ -424,43 +433,13 @@ describe.skipIf(!available)('postgres search index', () => {
         last_name: i % 3 === 0 ? 'Smith' : 'Jones',
       },
     }));
-    const memory = memoryStorage().search;
-    const index = postgresStorage({ pool: db.pool, schema: db.schema }).search;
-    for (const doc of docs) (await memory.index(doc))._unsafeUnwrap();
-    expect((await Promise.all(docs.map((doc) => index.index(doc)))).every((r) => r.isOk())).toBe(true);
-    await db.pool.query(`VACUUM ANALYZE ${qualified(db.schema, 'search_documents')}`);
-    type Plan = { 'Node Type': string; 'Shared Hit Blocks': number; 'Shared Read Blocks': number; Plans?: Plan[] };
-    /** The GIN index blocks a statement reads, its plan made to read the GIN index. */
-    const ginBlocks = async ({ text, values }: { text: string; values: unknown[] }): Promise<number> => {
-      const client = await db.pool.connect();
-      try {
-        await client.query('BEGIN');
-        await client.query('SET LOCAL enable_seqscan = off');
-        await client.query('SET LOCAL enable_indexscan = off');
-        const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: Plan }] }>(
-          `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${text}`,
-          values,
-        );
-        let blocks = 0;
-        const walk = (node: Plan) => {
-          if (node['Node Type'] === 'Bitmap Index Scan')
-            blocks += node['Shared Hit Blocks'] + node['Shared Read Blocks'];
-          for (const child of node.Plans ?? []) walk(child);
-        };
-        const [explained] = rows[0]?.['QUERY PLAN'] ?? [];
-        if (explained) walk(explained.Plan);
-        return blocks;
-      } finally {
-        await client.query('ROLLBACK');
-        client.release();
-      }
-    };
+    const { memory, index } = await indexBoth(docs);
     // The count of `smith jqa` reads the range (twenty-odd leaf pages and the postings of each entry); the scores with
     // some term whole read `:jq`, one entry, instead.
     const q = { account_id: account, terms: ['smith', 'jqa'], phrases: [], from: 0, limit: 10 };
     const { count, pages } = searchStatement(qualified(db.schema, 'search_documents'), q);
-    const range = await ginBlocks(count);
-    const read = await Promise.all(pages.slice(0, -1).map(ginBlocks));
+    const range = await ginBlocks(db.pool, count);
+    const read = await Promise.all(pages.slice(0, -1).map((statement) => ginBlocks(db.pool, statement)));
     expect({ range: range >= 40, few: read.every((blocks) => blocks * 2 < range) }).toEqual({ range: true, few: true });
     // What they find, and with a third term, is what the memory index finds.
     for (const terms of [
