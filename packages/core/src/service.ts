@@ -242,8 +242,9 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       ),
   });
   // A record read by ID, kept only when found: an unknown ID (a caller walking posting URLs) is read again each time.
-  const byId = <R>(get: (id: string) => ResultAsync<R | undefined, StoreError>, max: number) =>
-    shortLived<Result<R | undefined, StoreError>>({
+  // `get` answers as the store does, a ResultAsync, for intake and feedback alike.
+  const byId = <R>(get: (id: string) => ResultAsync<R | undefined, StoreError>, max: number) => {
+    const kept = shortLived<Result<R | undefined, StoreError>>({
       clock,
       ttlMs: SHORT_TTL_MS,
       max,
@@ -253,6 +254,8 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
           (e) => ({ value: err(e), kept: false }),
         ),
     });
+    return { get: (id: string) => new ResultAsync(kept.get(id)), forget: kept.forget };
+  };
   const accounts = byId((id) => storage.accounts.get(id), 10_000);
   const flows = byId((id) => storage.flows.get(id), 10_000);
   const names = shortLived<string>({
@@ -353,8 +356,8 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       recorder,
       compile: createFlowCache(),
       entityName,
-      flow: (id) => new ResultAsync(flows.get(id)),
-      account: (id) => new ResultAsync(accounts.get(id)),
+      flow: flows.get,
+      account: accounts.get,
       host: options.host ?? hostname(),
     }),
     events,
@@ -366,8 +369,8 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       integrations: createFeedbackIntegrationRegistry(options.feedbackIntegrations),
       outbound: (id) => integrations.outbound(id),
       host: options.host ?? hostname(),
-      account: (id) => new ResultAsync(accounts.get(id)),
-      flow: (id) => new ResultAsync(flows.get(id)),
+      account: accounts.get,
+      flow: flows.get,
     }),
     stats: createStatsApi({ storage, clock }),
     search: createSearchApi({ storage, clock }),
