@@ -189,7 +189,9 @@ export function searchStatement(table: string, q: SearchIndexQuery): SearchState
         mine.every((c, k) => other[k] === c),
     ),
   );
-  const required = prefixes.filter((_, i) => !implied[i]);
+  /** Of a list with one entry per term, the entries of the terms not implied. */
+  const kept = (perTerm: readonly string[]): string[] => perTerm.filter((_, i) => !implied[i]);
+  const required = kept(prefixes);
   // In a score's tsquery that holds some term whole, a longer prefix's range stands in as its short prefix (every word
   // that begins with `mart` begins with `ma`), and the rows are checked against the exact tsquery (`ts_match_vq`, which
   // no index answers): the GIN index then reads no range, whose every posting it would gather before it could skip a
@@ -273,8 +275,7 @@ export function searchStatement(table: string, q: SearchIndexQuery): SearchState
     // when those did not fill the page, the leads where none is, newest first. Only the first scores rows, and only
     // its own.
     const some = statement();
-    const found = (prefix: readonly string[]) =>
-      [`(${whole.join(' | ')})`, ...prefix.filter((_, i) => !implied[i])].join(' & ');
+    const found = (prefix: readonly string[]) => [`(${whole.join(' | ')})`, ...kept(prefix)].join(' & ');
     const best = `SELECT document FROM ${table} WHERE ${some.where(found(loose), found(prefixes))}
       ORDER BY ${score(some.param, 'terms')} DESC, seq DESC
       LIMIT ${some.param(from + limit)}`;
