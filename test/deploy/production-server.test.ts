@@ -178,8 +178,8 @@ describe.runIf(enabled)('#21.13 the production server on PostgreSQL, S3 and SMTP
     );
     const { id: templateId, account_id: accountId } = template.rows[0] as { id: string; account_id: string };
     await pool.query(
-      `INSERT INTO ${s}.events (id, account_id, type, start_timestamp, lead_id, flow_id, key, expires_at, body)
-       SELECT n.id, e.account_id, e.type, e.start_timestamp, e.lead_id, e.flow_id, NULL, e.expires_at, jsonb_set(e.body, '{id}', to_jsonb(n.id))
+      `INSERT INTO ${s}.events (id, account_id, type, start_timestamp, lead_id, flow_id, key, expires_at, doc)
+       SELECT n.id, e.account_id, e.type, e.start_timestamp, e.lead_id, e.flow_id, NULL, e.expires_at, jsonb_set(e.doc::jsonb, '{id}', to_jsonb(n.id))::text
        FROM ${s}.events e, LATERAL (SELECT substr(e.id, 1, 8) || lpad(to_hex(g), 16, '0') AS id FROM generate_series(1, $2::int) g) n
        WHERE e.id = $1`,
       [templateId, SEEDED],

@@ -1,11 +1,11 @@
-import { anAccount } from '@leadroute/testkit';
+import { anAccount, anEvent } from '@leadroute/testkit';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStorage } from './index';
 import { applyMigrations, migrate } from './migrate';
 import { migrations } from './migrations';
 import { quoteIdent } from './sql';
-import { DATABASE_URL, databaseAvailable, randomSchemaName } from './test-support';
+import { DATABASE_URL, databaseAvailable, insertEventAsBefore21, randomSchemaName } from './test-support';
 
 const latest = migrations.length;
 
@@ -75,6 +75,30 @@ describe.skipIf(!available)('migrate', () => {
     expect((await migrate(pool, { schema }))._unsafeUnwrap().applied).toEqual(
       migrations.slice(1).map((m) => m.version),
     );
+  });
+
+  it('reads the events written before migration 21 (a jsonb body) beside the ones written after (JSON text)', async () => {
+    const schema = newSchema();
+    (await applyMigrations(pool, migrations.slice(0, 20), schema))._unsafeUnwrap();
+    const account = anAccount().id;
+    // As the store wrote them before: the record as jsonb, wrapped where jsonb refuses a value.
+    const plain = anEvent(account, { key: 'OLD-1' });
+    const wrapped = anEvent(account, { key: 'OLD-2', vars: { lead: { nul: 'a\u0000b' } } });
+    for (const e of [plain, wrapped]) await insertEventAsBefore21(pool, schema, e);
+    expect((await migrate(pool, { schema }))._unsafeUnwrap().applied).toEqual([21]);
+    const storage = postgresStorage({ pool, schema });
+    const added = anEvent(account, { key: 'NEW-1' });
+    (await storage.events.insert(added))._unsafeUnwrap();
+    for (const e of [plain, wrapped, added]) expect((await storage.events.get(e.id))._unsafeUnwrap()).toEqual(e);
+    const page = (
+      await storage.events.query({ account_id: account, live_at: '2000-01-01T00:00:00.000Z', limit: 10, sort: 'asc' })
+    )._unsafeUnwrap();
+    expect(page).toEqual([plain, wrapped, added].sort((a, b) => (a.id < b.id ? -1 : 1)));
+    expect(
+      (
+        await storage.events.findByReference({ reference: 'OLD-2', live_at: '2000-01-01T00:00:00.000Z' })
+      )._unsafeUnwrap(),
+    ).toEqual([wrapped]);
   });
 
   it('rolls a failing migration back whole and reports a StorageFailure', async () => {

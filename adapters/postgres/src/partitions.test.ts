@@ -7,7 +7,7 @@ import { applyMigrations, migrate } from './migrate';
 import { migrations } from './migrations';
 import { qualified, quoteIdent } from './sql';
 import { ensurePartitions, PURGE_GRACE_MS } from './stores/partitions';
-import { DATABASE_URL, databaseAvailable, randomSchemaName } from './test-support';
+import { DATABASE_URL, databaseAvailable, insertEventAsBefore21, randomSchemaName } from './test-support';
 
 const available = await databaseAvailable('partitions.test.ts');
 
@@ -70,7 +70,7 @@ describe.skipIf(!available)('events and leads partitioned by the week of their I
     const now = eventAt(account, today + 60_000);
     const handMade = eventAt(account, today, { id: 'ffffffff0000000000000001' });
     const ancient = eventAt(account, Date.UTC(2020, 0, 1));
-    for (const e of [old, now, handMade, ancient]) (await before.events.insert(e))._unsafeUnwrap();
+    for (const e of [old, now, handMade, ancient]) await insertEventAsBefore21(pool, schema, e);
     const lead = aLead(account, { id: newId(today - 3 * DAY) });
     (await before.leads.insert(lead))._unsafeUnwrap();
 

@@ -70,30 +70,40 @@ describe.skipIf(!available)('postgres', () => {
   });
 
   describe('jsonb documents', () => {
-    it('keeps an event as a jsonb body beside the columns the API filters on', async () => {
+    it('keeps an event as JSON text beside the columns the API filters on, and no jsonb body', async () => {
       const { storage } = await setup();
       const event = anEvent(anAccount().id, { key: 'REF-1' });
       (await storage.events.insert(event))._unsafeUnwrap();
       const { rows } = await db.pool.query<Record<string, unknown>>(
-        `SELECT jsonb_typeof(body) AS body, body->'vars'->'lead'->>'state' AS state, account_id, type, key, start_timestamp, expires_at
+        `SELECT pg_typeof(doc)::text AS doc_type, doc::jsonb->'vars'->'lead'->>'state' AS state, body, doc, account_id, type, key, start_timestamp, expires_at
          FROM ${qualified(db.schema, 'events')} WHERE id = $1`,
         [event.id],
       );
       expect(rows[0]).toMatchObject({
-        body: 'object',
+        doc_type: 'text',
         state: 'TX',
+        body: null,
         account_id: event.account_id,
         type: 'recipient',
         key: 'REF-1',
         start_timestamp: event.start_timestamp,
       });
+      expect(JSON.parse(rows[0]?.doc as string)).toEqual(event);
       expect((rows[0]?.expires_at as Date | undefined)?.toISOString()).toBe(event.expires_at);
     });
 
     it('gives back exactly what jsonb cannot hold as is: NULs, lone surrogates, a look-alike of its own wrapper', async () => {
       const { storage } = await setup();
       const account = anAccount().id;
-      const odd = { nul: 'a\u0000b', lone: 'x\ud800', low: '\udc00', pair: '😀', backslash: '\\u0000' };
+      const odd = {
+        nul: 'a\u0000b',
+        lone: 'x\ud800',
+        low: '\udc00',
+        pair: '😀',
+        backslash: '\\u0000',
+        // Events are sent a line each: a line break in a value must not split one.
+        lines: 'a\nb\r\n\u2028c',
+      };
       const lead = aLead(account, { fields: { ...odd, nested: [odd] } });
       const wrapperLike = aLead(account, { fields: { '$leadroute:json': '{"a":1}' } });
       const event = anEvent(account, { vars: { lead: odd }, key: 'REF\u0000NUL' });

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import type { StoredEvent } from '@leadroute/core';
 import pg from 'pg';
 import { describe, it } from 'vitest';
 import { migrate } from './migrate';
-import { qualified, quoteIdent } from './sql';
+import { qualified, quoteIdent, toJsonb } from './sql';
 
 /** Where the tests find PostgreSQL; `bash scripts/services.sh` creates this role and database. */
 export const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://leadroute:leadroute@127.0.0.1:5432/leadroute_test';
@@ -96,4 +97,16 @@ export async function freshSchema(): Promise<TestSchema> {
       await pool.end();
     },
   };
+}
+
+/**
+ * Inserts an event as the store wrote events before migration 21: the record as a jsonb `body`, wrapped where jsonb
+ * refuses a value. For the tests of schemas an older release left behind.
+ */
+export async function insertEventAsBefore21(pool: pg.Pool, schema: string, e: StoredEvent): Promise<void> {
+  await pool.query(
+    `INSERT INTO ${qualified(schema, 'events')} (id, account_id, type, start_timestamp, lead_id, flow_id, key, expires_at, body)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)`,
+    [e.id, e.account_id, e.type, e.start_timestamp, e.lead_id, e.flow_id, e.key, e.expires_at, toJsonb(e)],
+  );
 }

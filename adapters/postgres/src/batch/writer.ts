@@ -92,11 +92,12 @@ export function valuesList(rows: number, casts: readonly string[]): string {
 }
 
 /**
- * `unnest($1::text[], $2::jsonb[], ...)`: one array parameter per column, typed as `types` says, numbered from `from`.
+ * `unnest($1::text[], $2::jsonb[], ...)`: one array parameter per column, typed as `types` says, numbered from `from`,
+ * then the array expressions `also` as the last columns.
  * A statement whose rows come in arrays has one text whatever their number (see {@link Statement.prepared}).
  */
-export function unnestOf(types: readonly string[], from = 1): string {
-  return `unnest(${types.map((type, i) => `$${from + i}::${type}[]`).join(', ')})`;
+export function unnestOf(types: readonly string[], from = 1, also: readonly string[] = []): string {
+  return `unnest(${[...types.map((type, i) => `$${from + i}::${type}[]`), ...also].join(', ')})`;
 }
 
 /**
