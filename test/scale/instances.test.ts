@@ -204,7 +204,7 @@ describe.runIf(enabled)('#23.1 three instances on one PostgreSQL', () => {
       (r) => JSON.stringify(r).includes('@example.com') && JSON.stringify(r).includes('cap-'),
     );
     const succeeded = await count(
-      `SELECT count(*) FROM ${q('events')} WHERE flow_id = $1 AND type = 'recipient' AND body->>'outcome' = 'success'`,
+      `SELECT count(*) FROM ${q('events')} WHERE flow_id = $1 AND type = 'recipient' AND doc::jsonb->>'outcome' = 'success'`,
       [flowId],
     );
     summary.leads = { submitted: 300, accepted: succeeded, cap: 50, buyerReceived: delivered.length };
@@ -395,9 +395,9 @@ describe.runIf(enabled)('#23.1 three instances on one PostgreSQL', () => {
   async function seedEvents(n: number, kind: 'live' | 'expired'): Promise<void> {
     seeded += 1;
     await pool.query(
-      `INSERT INTO ${q('events')} (id, account_id, type, start_timestamp, lead_id, flow_id, key, expires_at, body)
+      `INSERT INTO ${q('events')} (id, account_id, type, start_timestamp, lead_id, flow_id, key, expires_at, doc)
        SELECT n.id, e.account_id, e.type, e.start_timestamp, e.lead_id, e.flow_id, NULL,
-              ${kind === 'expired' ? "now() - interval '9 days'" : 'e.expires_at'}, jsonb_set(e.body, '{id}', to_jsonb(n.id))
+              ${kind === 'expired' ? "now() - interval '9 days'" : 'e.expires_at'}, jsonb_set(e.doc::jsonb, '{id}', to_jsonb(n.id))::text
        FROM (SELECT * FROM ${q('events')} ORDER BY id LIMIT 1) e,
             LATERAL (SELECT substr(e.id, 1, 8) || lpad(to_hex($2::int * 1000000 + g), 16, '0') AS id FROM generate_series(1, $1::int) g) n`,
       [n, seeded],
