@@ -82,9 +82,8 @@ export const insertEvents = (table: string): WriteKind<StoredEvent, undefined> =
 });
 
 /**
- * Event records: the whole record is JSON text in `doc` (a jsonb `body` in rows written before migration 21), and the
- * columns beside it
- * are what the events API pages and filters on (`(account_id, id)`, the key, and
+ * Event records: the whole record is JSON text in `doc` (a jsonb `body` in rows written before migration 21), and
+ * the columns beside it are what the events API pages and filters on (`(account_id, id)`, the key, and
  * `(account_id, lead_id, id)`), what an event is found by alone (`id`), what feedback
  * looks a delivery up by (`key`) and what the retention purge checks (`expires_at`).
  * The table is partitioned by the UTC week of the event ID (migration 17): a lookup by
@@ -111,7 +110,7 @@ export function eventStore(db: Queryable, schema: string, writer: Writer = direc
       ).map(({ rows }) => rows.map(toEvent));
     },
     // The key index narrows to the few deliveries the recipient answered with this reference; the recipient is checked
-    // on the body.
+    // on the record.
     findByReference: (q) =>
       query<EventRow>(
         db,
