@@ -128,6 +128,35 @@ describe.skipIf(!available)('postgres', () => {
         [],
       );
     });
+    it('answers a StorageFailure naming a row written by hand without a readable record, never a missing event', async () => {
+      const { storage } = await setup();
+      const account = anAccount().id;
+      const kept = anEvent(account, { key: 'REF-KEPT' });
+      (await storage.events.insert(kept))._unsafeUnwrap();
+      const bare = anEvent(account, { key: 'REF-BARE' });
+      const garbled = anEvent(account, { key: 'REF-GARBLED' });
+      for (const [e, doc] of [
+        [bare, null],
+        [garbled, '{"id": '],
+      ] as const)
+        await db.pool.query(
+          `INSERT INTO ${qualified(db.schema, 'events')} (id, account_id, type, start_timestamp, lead_id, flow_id, key, expires_at, doc)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+          [e.id, e.account_id, e.type, e.start_timestamp, e.lead_id, e.flow_id, e.key, e.expires_at, doc],
+        );
+      const live = '2000-01-01T00:00:00.000Z';
+      expect((await storage.events.get(kept.id))._unsafeUnwrap()).toEqual(kept);
+      for (const e of [bare, garbled]) {
+        const failure = { type: 'StorageFailure', message: expect.stringContaining(`event ${e.id} has no record`) };
+        expect((await storage.events.get(e.id))._unsafeUnwrapErr()).toMatchObject(failure);
+        expect(
+          (await storage.events.findByReference({ reference: e.key ?? '', live_at: live }))._unsafeUnwrapErr(),
+        ).toMatchObject(failure);
+      }
+      expect(
+        (await storage.events.query({ account_id: account, live_at: live, sort: 'asc', limit: 10 }))._unsafeUnwrapErr(),
+      ).toMatchObject({ type: 'StorageFailure' });
+    });
   });
 
   describe('retention', () => {

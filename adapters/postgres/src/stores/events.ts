@@ -1,20 +1,39 @@
-import type { EventStore, EventStoreQuery, StoredEvent } from '@leadroute/core';
+import { type EventStore, type EventStoreQuery, errors, type StoreError, type StoredEvent } from '@leadroute/core';
+import { err, ok, Result } from 'neverthrow';
 import { columnsOf, directWriter, unnestOf, type WriteKind, type Writer } from '../batch/writer';
 import { type Queryable, query } from '../query';
 import { fromJsonb, qualified } from '../sql';
 import { purgePartitioned } from './partitions';
 
 interface EventRow {
+  id: string;
   /** The record as JSON text (migration 21 on); null in rows written before, which have {@link body}. */
   doc: string | null;
   body: StoredEvent | string | null;
 }
 
 /** The columns an event is read from (see {@link EventRow}). */
-const RECORD = 'doc, CASE WHEN doc IS NULL THEN body END AS body';
+const RECORD = 'id, doc, CASE WHEN doc IS NULL THEN body END AS body';
 
-const toEvent = (row: EventRow): StoredEvent =>
-  row.doc !== null ? (JSON.parse(row.doc) as StoredEvent) : fromJsonb(row.body as StoredEvent | string);
+/**
+ * A row's event. The store writes every row with its record, but since migration 21 the table no longer holds
+ * anyone else to that (body became nullable): a row written some other way without one, or with text that is not
+ * JSON, is a StorageFailure naming the event, never an event that is not there.
+ */
+function toEvent(row: EventRow): Result<StoredEvent, StoreError> {
+  try {
+    const event: unknown = row.doc !== null ? JSON.parse(row.doc) : row.body === null ? null : fromJsonb(row.body);
+    if (typeof event === 'object' && event !== null) return ok(event as StoredEvent);
+  } catch {
+    // Not JSON: answered below as a row without a record.
+  }
+  return err(
+    errors.storageFailure(`[leadroute] [postgres] event ${row.id} has no record that can be read.`) as StoreError,
+  );
+}
+
+const toEvents = ({ rows }: { rows: EventRow[] }): Result<StoredEvent[], StoreError> =>
+  Result.combine(rows.map(toEvent));
 
 /**
  * The `key` column: the recipient's reference without NULs, which a text column
@@ -96,8 +115,8 @@ export function eventStore(db: Queryable, schema: string, writer: Writer = direc
   return {
     insert: (e) => writer.write(insert, e),
     get: (id) =>
-      query<EventRow>(db, 'get event', `SELECT ${RECORD} FROM ${table} WHERE id = $1`, [id]).map(({ rows: [row] }) =>
-        row ? toEvent(row) : undefined,
+      query<EventRow>(db, 'get event', `SELECT ${RECORD} FROM ${table} WHERE id = $1`, [id]).andThen(
+        ({ rows: [row] }): Result<StoredEvent | undefined, StoreError> => (row ? toEvent(row) : ok(undefined)),
       ),
     query: (q) => {
       const { where, values } = eventFilter(q);
@@ -107,7 +126,7 @@ export function eventStore(db: Queryable, schema: string, writer: Writer = direc
         'query events',
         `SELECT ${RECORD} FROM ${table} WHERE ${where} ORDER BY id ${q.sort === 'asc' ? 'ASC' : 'DESC'} LIMIT $${values.length}`,
         values,
-      ).map(({ rows }) => rows.map(toEvent));
+      ).andThen(toEvents);
     },
     // The key index narrows to the few deliveries the recipient answered with this reference; the recipient is checked
     // on the record.
@@ -117,14 +136,14 @@ export function eventStore(db: Queryable, schema: string, writer: Writer = direc
         'find events by reference',
         `SELECT ${RECORD} FROM ${table} WHERE key = $1 AND expires_at > $2`,
         [keyColumn(q.reference), q.live_at],
-      ).map(({ rows }) =>
-        rows
-          .map(toEvent)
-          .filter(
+      )
+        .andThen(toEvents)
+        .map((events) =>
+          events.filter(
             (event) =>
               event.key === q.reference && (q.recipient_id === undefined || event.recipient_id === q.recipient_id),
           ),
-      ),
+        ),
     // Drops whole expired week partitions and makes the coming weeks' (see purgePartitioned).
     purgeExpired: (before) => purgePartitioned(db, schema, 'events', before),
   };
