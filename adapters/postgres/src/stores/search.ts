@@ -171,16 +171,18 @@ export interface SearchStatements {
  */
 export function searchStatement(table: string, q: SearchIndexQuery): SearchStatements {
   const tag = accountTag(q.account_id);
+  /** Each term's code points: what prefixes are counted and compared in. */
+  const points = q.terms.map((t) => [...t]);
   // A short prefix is its own lexeme, exact; a longer one a range of the account's lexemes.
-  const prefixes = q.terms.map((t) =>
-    [...t].length <= SHORT_PREFIX ? quoted(prefixLexeme(tag, t)) : `${quoted(lexeme(tag, t))}:*`,
-  );
+  const prefixes = points.map((p) => {
+    const t = p.join('');
+    return p.length <= SHORT_PREFIX ? quoted(prefixLexeme(tag, t)) : `${quoted(lexeme(tag, t))}:*`;
+  });
   // A term whose prefix another term's begins with (in code points: `mar` of `mary`, `j` of `jo`) needs no condition of
   // its own: the lead's word that begins with the longer term begins with it too (and a short prefix is its lexeme, of
   // every word's first code points). Of equal terms, the first stands for the rest. Dropped, it spares the GIN index a
   // range or a long posting list, and the planner the estimate of two conditions as independent that are not (`mary &
   // mar:* & !mar` looked rare and was read off the GIN index; every one of the 2,500 marys holds it).
-  const points = q.terms.map((t) => [...t]);
   const implied = points.map((mine, j) =>
     points.some(
       (other, i) =>
@@ -196,7 +198,7 @@ export function searchStatement(table: string, q: SearchIndexQuery): SearchState
   // that begins with `mart` begins with `ma`), and the rows are checked against the exact tsquery (`ts_match_vq`, which
   // no index answers): the GIN index then reads no range, whose every posting it would gather before it could skip a
   // single one, and the whole terms bound the rows it finds (`S Mar`, `Jos G`: 3.4-4.2 to 1.4-2.1 ms at 100k leads).
-  const loose = q.terms.map((t) => quoted(prefixLexeme(tag, [...t].slice(0, SHORT_PREFIX).join(''))));
+  const loose = points.map((p) => quoted(prefixLexeme(tag, p.slice(0, SHORT_PREFIX).join(''))));
   const tokens = q.phrases.flatMap((p: SearchPhrase) => p.tokens.map((t) => quoted(lexeme(tag, t))));
   /**
    * A statement's parameters (`$1` the account) and its WHERE; `terms`, the tsquery of the terms (else their prefixes;
