@@ -137,6 +137,23 @@ describe.each(CASES)('#24.4 source responses through %s on %s', (bindingName, st
     expect(refused.body).toEqual({ ok: 'failure', message: 'Texas only' });
   });
 
+  it('frames every answer by its length in bytes, never in chunks', async () => {
+    const answers = [
+      // Characters of two and three bytes in UTF-8: the length is in bytes, not characters.
+      await submit(templated, { email: 'g@example.com', vendor_ref: 'Zoë—Ω' }),
+      await submit(templated, { vendor_ref: 'Zoë—Ω' }, 'application/xml'),
+      await submit(templated, { vendor_ref: 'Zoë—Ω' }, 'application/x-www-form-urlencoded'),
+      await submit(plain, { email: 'h@example.com' }, 'text/csv'),
+      await req({ path: '/flows', key: 'not-a-key' }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 406, 401]);
+    expect(answers[0]?.body.ref).toBe('Zoë—Ω');
+    for (const answer of answers) {
+      expect(answer.headers.get('transfer-encoding')).toBeNull();
+      expect(answer.headers.get('content-length')).toBe(String(Buffer.byteLength(answer.text)));
+    }
+  });
+
   it('refuses a template that does not compile, at its path', async () => {
     const res = await req({
       path: '/flows',

@@ -289,7 +289,19 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
       response = problemResponse(internalProblem());
     }
     if (request.method.toUpperCase() === 'HEAD') response = { status: response.status, headers: response.headers };
-    response = { ...response, headers: { ...response.headers, 'x-request-id': requestId } };
+    // Every answer is whole, so it is framed by its length: without it node:http chunks the body and writes the
+    // head, the chunk's size, the body and the last chunk as one writev of several buffers instead of one write.
+    const { body } = response;
+    const length =
+      body === undefined ? undefined : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+    response = {
+      ...response,
+      headers: {
+        ...response.headers,
+        'x-request-id': requestId,
+        ...(length === undefined ? {} : { 'content-length': String(length) }),
+      },
+    };
     logger.info(
       {
         requestId,
