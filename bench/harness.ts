@@ -57,17 +57,19 @@ function cpuMs(): number {
 }
 
 /**
- * Runs `fn` repeatedly for about `seconds` after a warm-up, in batches of `batch`
- * calls so timer overhead does not swamp fast functions. Throughput is per second
+ * Runs `fn` repeatedly for about `seconds` after a warm-up (`warmup` seconds, by default
+ * 0.3 of `seconds` and at most 0.3 s), in batches of `batch` calls so timer overhead does
+ * not swamp fast functions. Throughput is per second
  * of this process's CPU time, not wall time: on a machine shared with other work
  * (CI, parallel test runs) wall time measures the neighbours as much as the code.
  * Latency percentiles are wall time per call, averaged within a batch.
  */
 export async function measure(
   fn: () => unknown,
-  options: { seconds?: number; batch?: number } = {},
+  options: { seconds?: number; batch?: number; warmup?: number } = {},
 ): Promise<Measured> {
   const seconds = options.seconds ?? 1;
+  const warmup = options.warmup ?? Math.min(0.3, seconds * 0.3);
   const batch = options.batch ?? 1;
   const run = async (until: number, samples?: number[]) => {
     let calls = 0;
@@ -84,7 +86,7 @@ export async function measure(
     }
     return calls;
   };
-  await run(performance.now() + Math.min(300, seconds * 300));
+  await run(performance.now() + warmup * 1000);
   const samples: number[] = [];
   const cpuStart = cpuMs();
   const calls = await run(performance.now() + seconds * 1000, samples);
