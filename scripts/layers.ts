@@ -8,7 +8,8 @@
  *   (`integrations/http-client.ts`) import Node's HTTP modules: `http/` is the one folder
  *   that knows the HTTP API;
  * - core imports no adapter, framework or SDK: a package is either a Node built-in or one of
- *   `packages/core/package.json`'s dependencies, none of which is on the FORBIDDEN list.
+ *   `packages/core/package.json`'s dependencies (or a package its build bundles, tsup.bundled.ts), none of which is
+ *   on the FORBIDDEN list.
  *
  * `npx tsx scripts/layers.ts` prints each violation and exits 1 when there is any; `.ci/run`
  * runs it, and test/architecture.test.ts checks both the tree and the checker itself.
@@ -18,6 +19,7 @@ import { builtinModules } from 'node:module';
 import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { BUNDLED } from '../tsup.bundled';
 
 /** Packages core must never depend on: adapters, frameworks, drivers and cloud SDKs. */
 export const FORBIDDEN = [
@@ -87,9 +89,10 @@ export function coreImportGraph(srcDir: string): ImportGraph {
   return graph;
 }
 
-/** Core's runtime dependencies, from its package.json. */
+/** Core's runtime dependencies, from its package.json, and the packages its build carries in (tsup.bundled.ts). */
 export function coreDependencies(packageJson: string): string[] {
-  return Object.keys((JSON.parse(readFileSync(packageJson, 'utf8')) as { dependencies?: object }).dependencies ?? {});
+  const declared = (JSON.parse(readFileSync(packageJson, 'utf8')) as { dependencies?: object }).dependencies ?? {};
+  return [...Object.keys(declared), ...(BUNDLED['packages/core'] ?? [])];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

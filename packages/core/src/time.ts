@@ -1,5 +1,7 @@
 import { TZDate, tzOffset } from '@date-fns/tz';
-import { format, isValid, parseISO } from 'date-fns';
+import { format } from 'date-fns/format';
+import { isValid } from 'date-fns/isValid';
+import { parseISO } from 'date-fns/parseISO';
 
 /*
  * Every calendar computation goes through this module, and none of it consults the

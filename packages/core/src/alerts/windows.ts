@@ -1,4 +1,5 @@
-import { startOfDay, subWeeks } from 'date-fns';
+import { startOfDay } from 'date-fns/startOfDay';
+import { subWeeks } from 'date-fns/subWeeks';
 import { formatInZone, WallDate, wallClockInstant, wallClockMs } from '../time';
 
 /** One hour in milliseconds: the size of a rollup cell. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { add } from 'date-fns';
+import { add } from 'date-fns/add';
 import { okAsync, type ResultAsync } from 'neverthrow';
 import type { DuplicateCheck } from '../domain/flows';
 import type { LeadrouteError } from '../errors';

@@ -1,4 +1,5 @@
-import { isValid, parse } from 'date-fns';
+import { isValid } from 'date-fns/isValid';
+import { parse } from 'date-fns/parse';
 import { parseIsoInZone, WallDate, wallClockInstant, wallTime } from '../../time';
 import type { ParsedValue } from '../../domain/rules';
 import type { ParseOptions } from './parsed';

@@ -1,4 +1,4 @@
-import { sub } from 'date-fns';
+import { sub } from 'date-fns/sub';
 import type { Result } from 'neverthrow';
 import { err, ok } from 'neverthrow';
 import { WallDate, wallClockInstant, wallClockMs } from '../../time';
