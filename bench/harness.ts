@@ -59,10 +59,10 @@ function cpuMs(): number {
 /**
  * Runs `fn` repeatedly for about `seconds` after a warm-up (`warmup` seconds, by default
  * 0.3 of `seconds` and at most 0.3 s), in batches of `batch` calls so timer overhead does
- * not swamp fast functions. Throughput is per second
- * of this process's CPU time, not wall time: on a machine shared with other work
- * (CI, parallel test runs) wall time measures the neighbours as much as the code.
- * Latency percentiles are wall time per call, averaged within a batch.
+ * not swamp fast functions. Throughput is per second of this process's CPU time, not wall
+ * time: on a machine shared with other work (CI, parallel test runs) wall time measures
+ * the neighbours as much as the code. Latency percentiles are wall time per call, averaged
+ * within a batch.
  */
 export async function measure(
   fn: () => unknown,
