@@ -139,13 +139,15 @@ async function purgeComparison(pool: pg.Pool): Promise<BenchRow[]> {
 }
 
 /**
- * Intake leads/s on the unpartitioned tables (every migration but 17, which partitions events and leads: later ones
- * add tables intake writes) and on the partitioned ones, alternated three times.
+ * The unpartitioned tables the stores of today write and read: every migration but 17, which partitions events and
+ * leads (later ones add tables and columns the stores use).
  */
+const UNPARTITIONED = migrations.filter((m) => m.version !== 17);
+
+/** Intake leads/s on the {@link UNPARTITIONED} tables and on the partitioned ones, alternated three times. */
 async function intakeComparison(): Promise<BenchRow[]> {
-  const unpartitioned = migrations.filter((m) => m.version !== 17);
   const previous = async (pool: pg.Pool, schema: string) => {
-    (await applyMigrations(pool, unpartitioned, schema))._unsafeUnwrap();
+    (await applyMigrations(pool, UNPARTITIONED, schema))._unsafeUnwrap();
   };
   const runs = { before: [] as number[], after: [] as number[] };
   let first = 0;
@@ -185,15 +187,7 @@ async function granularity(pool: pg.Pool): Promise<BenchRow[]> {
   ] as const) {
     const schema = `bench_gran_${label}_${Date.now()}`;
     try {
-      // Unpartitioned: every migration but 17, so the stores' statements find the columns later ones add.
-      if (days === 0)
-        (
-          await applyMigrations(
-            pool,
-            migrations.filter((m) => m.version !== 17),
-            schema,
-          )
-        )._unsafeUnwrap();
+      if (days === 0) (await applyMigrations(pool, UNPARTITIONED, schema))._unsafeUnwrap();
       else (await migrate(pool, { schema }))._unsafeUnwrap();
       const parent = qualified(schema, 'events');
       // Replace the migration's partitions by ones of this width covering the last 91 days and the next 7.
