@@ -1,4 +1,4 @@
-import { createLeadService, scriptedRecipient, type StoreError } from '@leadroute/core';
+import { createLeadService, type EntityCreateBody, scriptedRecipient, type StoreError } from '@leadroute/core';
 import {
   type StorageHarness,
   failingCases,
@@ -195,5 +195,73 @@ describe('memory lead writes', () => {
     expect(
       ((await storage.leads.get(lead.id))._unsafeUnwrap()?.fields as { first_name?: string } | undefined)?.first_name,
     ).toBe('Ada');
+  });
+});
+
+describe('values frozen all through', () => {
+  it('#22 keeps a flow’s frozen configuration as it is in every event of its leads, and copies what is not frozen', async () => {
+    const storage = memoryStorage();
+    const recipient = scriptedRecipient();
+    const service = createLeadService({ storage, integrations: [recipient], exports: { worker: false } });
+    const { api_key } = (await service.accounts.create({ name: 'Frozen' }))._unsafeUnwrap();
+    const principal = (await service.accounts.authenticate(api_key))._unsafeUnwrap();
+    const entity = async (name: string, role: Partial<EntityCreateBody>) =>
+      (
+        await service.entities.create(principal, { name, module_ids: [], source: null, recipient: null, ...role })
+      )._unsafeUnwrap().id;
+    const vendor = await entity('Vendor', { source: 'seller' });
+    const buyer = await entity('Buyer', { recipient: 'buyer' });
+    const flow = (
+      await service.flows.create(principal, {
+        name: 'Frozen',
+        sources: [{ entity_id: vendor }],
+        steps: [
+          {
+            type: 'recipient',
+            entity_id: buyer,
+            module_id: recipient.id,
+            rule_set: { op: 'and', rules: [{ lhv: 'lead.state', op: 'is equal to', rhv: 'TX' }] },
+            mappings: [{ property: 'name', value: '{{ lead.first_name }}' }],
+            pricing: { override: false, prices: [{ amount: 3 }] },
+          },
+        ],
+      })
+    )._unsafeUnwrap();
+    for (const first_name of ['Ada', 'Grace'])
+      (await service.leads.submit(flow.id, vendor, { first_name, state: 'TX' }))._unsafeUnwrap();
+    const stored = [...storage.tables.events.values()].filter((e) => e.type === 'recipient');
+    expect(stored).toHaveLength(2);
+    const [a, b] = stored as unknown as [Record<string, unknown>, Record<string, unknown>];
+    // One object for both leads' events: nothing copied per lead.
+    for (const key of ['rule_set', 'mappings', 'pricing']) {
+      expect(a[key]).toBeDefined();
+      expect(a[key]).toBe(b[key]);
+      expect(Object.isFrozen(a[key])).toBe(true);
+    }
+    // What the lead brought is still a copy of its own.
+    expect((a.vars as { lead: unknown }).lead).not.toBe((b.vars as { lead: unknown }).lead);
+    // Read back, the frozen part cannot be changed, and the rest changes only the reader's copy.
+    const read = (await storage.events.get(a.id as string))._unsafeUnwrap() as unknown as {
+      rule_set: { rules: unknown[] };
+      vars: { lead: { first_name: string } };
+    };
+    expect(() => read.rule_set.rules.push({})).toThrow(TypeError);
+    read.vars.lead.first_name = 'changed';
+    const kept = storage.tables.events.get(a.id as string)?.vars as { lead: { first_name: string } } | undefined;
+    expect(kept?.lead.first_name).toBe('Ada');
+  });
+
+  it('copies a value frozen only on top, or holding something that is not plain data', async () => {
+    const storage = memoryStorage();
+    const inner = { reason: 'mutable' };
+    const shallow = Object.freeze({ op: 'and', detail: inner });
+    const deep = Object.freeze({ op: 'and', rules: Object.freeze([Object.freeze({ lhv: 'lead.state' })]) });
+    const event = anEvent('a1', { vars: { shallow, deep } });
+    (await storage.events.insert(event))._unsafeUnwrap();
+    const vars = storage.tables.events.get(event.id)?.vars as { shallow: typeof shallow; deep: typeof deep };
+    expect(vars.deep).toBe(deep);
+    expect(vars.shallow).not.toBe(shallow);
+    inner.reason = 'changed';
+    expect(vars.shallow.detail.reason).toBe('mutable');
   });
 });

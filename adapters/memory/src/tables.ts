@@ -76,10 +76,14 @@ export function createTables(): MemoryTables {
  * structuredClone (whose serialize-then-parse dominated every hot path). Freezing
  * stored records instead of copying them was tried and measured: a frozen copy
  * took four times the memory of a plain one. Anything that is not plain data
- * (bytes, dates) is copied the general way.
+ * (bytes, dates) is copied the general way. A value frozen all through is kept
+ * as it is: no one can change it (the core freezes a flow when it compiles it,
+ * and every event of the flow's leads carries its step's rule set, mappings and
+ * pricing).
  */
 export function copy<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
+  if (frozenThrough(value)) return value;
   const shared = scope?.get(value);
   if (shared !== undefined) return shared as T;
   let out: unknown;
@@ -99,6 +103,21 @@ export function copy<T>(value: T): T {
   }
   scope?.set(value, out);
   return out as T;
+}
+
+/** Objects known to be frozen all through. */
+const frozen = new WeakSet<object>();
+
+/** Whether `value` and everything it holds is frozen: plain data that can be shared as it is. */
+function frozenThrough(value: object): boolean {
+  if (!Object.isFrozen(value)) return false;
+  if (frozen.has(value)) return true;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return false;
+  for (const item of Object.values(value))
+    if (typeof item === 'object' && item !== null && !frozenThrough(item)) return false;
+  frozen.add(value);
+  return true;
 }
 
 /** The copies made in the current {@link sharingCopies} call, by original. */
