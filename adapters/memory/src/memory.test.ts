@@ -1,4 +1,4 @@
-import { createLeadService, type EntityCreateBody, scriptedRecipient, type StoreError } from '@leadroute/core';
+import { createLeadService, scriptedRecipient, type StoreError } from '@leadroute/core';
 import {
   type StorageHarness,
   failingCases,
@@ -7,7 +7,7 @@ import {
   runSuites,
   storageSuites,
 } from '@leadroute/testkit/suites';
-import { aLead, anEvent } from '@leadroute/testkit';
+import { aLead, anEvent, createTestService } from '@leadroute/testkit';
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import { memoryStorage } from './index';
@@ -200,35 +200,18 @@ describe('memory lead writes', () => {
 
 describe('values frozen all through', () => {
   it('#22 keeps a flow’s frozen configuration as it is in every event of its leads, and copies what is not frozen', async () => {
-    const storage = memoryStorage();
-    const recipient = scriptedRecipient();
-    const service = createLeadService({ storage, integrations: [recipient], exports: { worker: false } });
-    const { api_key } = (await service.accounts.create({ name: 'Frozen' }))._unsafeUnwrap();
-    const principal = (await service.accounts.authenticate(api_key))._unsafeUnwrap();
-    const entity = async (name: string, role: Partial<EntityCreateBody>) =>
-      (
-        await service.entities.create(principal, { name, module_ids: [], source: null, recipient: null, ...role })
-      )._unsafeUnwrap().id;
-    const vendor = await entity('Vendor', { source: 'seller' });
-    const buyer = await entity('Buyer', { recipient: 'buyer' });
-    const flow = (
-      await service.flows.create(principal, {
-        name: 'Frozen',
-        sources: [{ entity_id: vendor }],
-        steps: [
-          {
-            type: 'recipient',
-            entity_id: buyer,
-            module_id: recipient.id,
-            rule_set: { op: 'and', rules: [{ lhv: 'lead.state', op: 'is equal to', rhv: 'TX' }] },
-            mappings: [{ property: 'name', value: '{{ lead.first_name }}' }],
-            pricing: { override: false, prices: [{ amount: 3 }] },
-          },
-        ],
-      })
-    )._unsafeUnwrap();
+    const t = await createTestService();
+    const { storage } = t;
+    const { flow, sourceId: vendor } = await t.simpleFlow(
+      {},
+      {
+        rule_set: { op: 'and', rules: [{ lhv: 'lead.state', op: 'is equal to', rhv: 'TX' }] },
+        mappings: [{ property: 'name', value: '{{ lead.first_name }}' }],
+        pricing: { override: false, prices: [{ amount: 3 }] },
+      },
+    );
     for (const first_name of ['Ada', 'Grace'])
-      (await service.leads.submit(flow.id, vendor, { first_name, state: 'TX' }))._unsafeUnwrap();
+      (await t.service.leads.submit(flow.id, vendor, { first_name, state: 'TX' }))._unsafeUnwrap();
     const stored = [...storage.tables.events.values()].filter((e) => e.type === 'recipient');
     expect(stored).toHaveLength(2);
     const [a, b] = stored as unknown as [Record<string, unknown>, Record<string, unknown>];
@@ -256,12 +239,22 @@ describe('values frozen all through', () => {
     const inner = { reason: 'mutable' };
     const shallow = Object.freeze({ op: 'and', detail: inner });
     const deep = Object.freeze({ op: 'and', rules: Object.freeze([Object.freeze({ lhv: 'lead.state' })]) });
-    const event = anEvent('a1', { vars: { shallow, deep } });
+    // A frozen Date can still be changed (setTime): not plain data, so copied.
+    const at = Object.freeze(new Date(0));
+    const dated = Object.freeze({ at });
+    const event = anEvent('a1', { vars: { shallow, deep, dated } });
     (await storage.events.insert(event))._unsafeUnwrap();
-    const vars = storage.tables.events.get(event.id)?.vars as { shallow: typeof shallow; deep: typeof deep };
+    const vars = storage.tables.events.get(event.id)?.vars as {
+      shallow: typeof shallow;
+      deep: typeof deep;
+      dated: typeof dated;
+    };
     expect(vars.deep).toBe(deep);
     expect(vars.shallow).not.toBe(shallow);
     inner.reason = 'changed';
     expect(vars.shallow.detail.reason).toBe('mutable');
+    expect(vars.dated).not.toBe(dated);
+    at.setTime(1);
+    expect(vars.dated.at.getTime()).toBe(0);
   });
 });
