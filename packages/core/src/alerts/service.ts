@@ -149,7 +149,7 @@ export function createAlertsApi(deps: AlertsDeps): AlertsApi {
 
   // new-source: the first lead from a source new to the account raises it at once.
   deps.recorder.observe((event) => {
-    if (event.type !== 'source') return okAsync(undefined);
+    if (event.type !== 'source') return undefined;
     return storage.alerts.markSourceSeen(event.account_id, event.source_id, isoTime(clock.now())).andThen((isNew) => {
       if (!isNew) return okAsync(undefined);
       return settingsFor(event.account_id).andThen((s) => {

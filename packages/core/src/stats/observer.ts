@@ -1,4 +1,4 @@
-import { okAsync, type ResultAsync } from 'neverthrow';
+import { okAsync, ResultAsync } from 'neverthrow';
 import type { LeadrouteError } from '../errors';
 import type { StoredEvent } from '../domain/events';
 import type { RollupRow } from '../ports/rollups';
@@ -38,4 +38,18 @@ export function rollupRows(
   now: number,
 ): ResultAsync<RollupRow[], LeadrouteError> {
   return mapAsync(pingWon(storage, event, now), (won) => eventRows(event, won));
+}
+
+/**
+ * The rollup rows of each of `events`, as {@link rollupRows} makes them: settled at once when no event names a ping,
+ * as none but a post after a ping does (#22: one ResultAsync for a lead's four events instead of three each and their
+ * combination, 14 of a lead's 148 promises).
+ */
+export function rollupRowsOf(
+  storage: Storage,
+  events: readonly StoredEvent[],
+  now: number,
+): ResultAsync<RollupRow[][], LeadrouteError> {
+  if (!events.some((event) => pingIdOf(event))) return okAsync(events.map((event) => eventRows(event, false)));
+  return ResultAsync.combine(events.map((event) => rollupRows(storage, event, now)));
 }
