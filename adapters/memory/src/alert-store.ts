@@ -1,5 +1,6 @@
 import type { AlertStore, StoredActivity, StoredAlert } from '@leadroute/core';
 import { okAsync } from 'neverthrow';
+import { DONE } from './done';
 
 /** The alert store's maps; `alerts` is keyed by alert key, `activity` by alert key too. */
 export interface AlertTables {
@@ -22,7 +23,7 @@ export function alertStore(t: AlertTables): AlertStore {
   return {
     put(alert) {
       t.alerts.set(alert.key, structuredClone(alert));
-      return okAsync(undefined);
+      return DONE;
     },
     get(key) {
       const alert = t.alerts.get(key);
@@ -43,7 +44,7 @@ export function alertStore(t: AlertTables): AlertStore {
       let list = t.activity.get(entry.key);
       if (!list) t.activity.set(entry.key, (list = []));
       list.push(structuredClone(entry));
-      return okAsync(undefined);
+      return DONE;
     },
     activity(q) {
       const before = q.before;
@@ -63,7 +64,7 @@ export function alertStore(t: AlertTables): AlertStore {
     },
     setSettings(scope, overrides) {
       t.settings.set(scope, structuredClone(overrides) as Record<string, unknown>);
-      return okAsync(undefined);
+      return DONE;
     },
     markSourceSeen(accountId, sourceId) {
       const key = `${accountId}\u0000${sourceId}`;
@@ -79,7 +80,7 @@ export function alertStore(t: AlertTables): AlertStore {
     },
     releaseLease(name, owner) {
       if (t.leases.get(name)?.owner === owner) t.leases.delete(name);
-      return okAsync(undefined);
+      return DONE;
     },
   };
 }

@@ -1,5 +1,6 @@
 import { type CertificateStore, errors, type StoreError } from '@leadroute/core';
 import { errAsync, okAsync } from 'neverthrow';
+import { DONE } from './done';
 import { copy, type MemoryTables } from './tables';
 
 const conflict = (message: string) => errAsync(errors.conflict(message) as StoreError);
@@ -12,7 +13,7 @@ export function certificateStore(t: MemoryTables): CertificateStore {
       if (t.certificatePingTokens.has(certificate.ping_token)) return conflict('ping token taken');
       t.certificates.set(certificate.id, copy(certificate));
       t.certificatePingTokens.set(certificate.ping_token, certificate.id);
-      return okAsync(undefined);
+      return DONE;
     },
     get: (id) => okAsync(copy(t.certificates.get(id))),
     findByPingToken: (token) => {

@@ -1,6 +1,7 @@
 import { errors, type EventStore, type StoreError } from '@leadroute/core';
 import { errAsync, okAsync } from 'neverthrow';
 import { bound, sortedIds } from './sorted-ids';
+import { DONE } from './done';
 import { copy, type MemoryTables } from './tables';
 
 export function eventStore(t: MemoryTables): EventStore {
@@ -23,7 +24,7 @@ export function eventStore(t: MemoryTables): EventStore {
         if (!refs) t.eventReferences.set(event.key, (refs = new Set()));
         refs.add(event.id);
       }
-      return okAsync(undefined);
+      return DONE;
     },
     get: (id) => okAsync(copy(t.events.get(id))),
     query(q) {

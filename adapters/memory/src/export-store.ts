@@ -1,6 +1,7 @@
 import type { ExportStore, Id, StoredExport } from '@leadroute/core';
 import { errors, type StoreError } from '@leadroute/core';
 import { errAsync, okAsync } from 'neverthrow';
+import { DONE } from './done';
 import { copy } from './tables';
 
 /** Exports by ID. */
@@ -15,7 +16,7 @@ export function exportStore(table: ExportTable): ExportStore {
     insert(record) {
       if (table.has(record.id)) return errAsync(errors.conflict('export exists') as StoreError);
       table.set(record.id, copy(record));
-      return okAsync(undefined);
+      return DONE;
     },
     get: (id) => okAsync(copy(table.get(id))),
     list(q) {

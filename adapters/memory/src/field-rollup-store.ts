@@ -1,6 +1,7 @@
 import type { FieldRollupRow, FieldRollupStore, RollupKind, TrackedField } from '@leadroute/core';
 import { okAsync } from 'neverthrow';
 import { type Hours, hourOf, lowerBound, withSums } from './rollup-store';
+import { DONE } from './done';
 
 /** One hour of one field of an account: its cells in creation order, and where each cell is. */
 interface HourCells {
@@ -52,7 +53,7 @@ export function fieldRollupStore(): FieldRollupStore {
           hour.rows[at] = withSums(prior, row);
         }
       }
-      return okAsync(undefined);
+      return DONE;
     },
     query(q) {
       const field = cells.get(q.account_id)?.get(q.field);
@@ -75,7 +76,7 @@ export function fieldRollupStore(): FieldRollupStore {
     },
     setFields(account_id, fields) {
       settings.set(account_id, Object.freeze([...fields]));
-      return okAsync(undefined);
+      return DONE;
     },
   };
 }

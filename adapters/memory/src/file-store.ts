@@ -1,5 +1,6 @@
 import type { FileStoreError, ServedFileStore, StoredFile } from '@leadroute/core';
 import { okAsync, ResultAsync } from 'neverthrow';
+import { DONE } from './done';
 
 /** The memory file store, with its files exposed for tests. */
 export interface MemoryFileStore extends ServedFileStore {
@@ -54,7 +55,7 @@ export function memoryFileStore(): MemoryFileStore {
     read: (key) => okAsync(files.get(key)),
     remove(key) {
       files.delete(key);
-      return okAsync(undefined);
+      return DONE;
     },
   };
 }

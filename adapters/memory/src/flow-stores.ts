@@ -7,9 +7,10 @@ import {
   type StoreError,
 } from '@leadroute/core';
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { DONE } from './done';
 import { copy, type MemoryTables } from './tables';
 
-const done = (): ResultAsync<void, StoreError> => okAsync(undefined);
+const done = (): ResultAsync<void, StoreError> => DONE;
 const conflict = (message: string): ResultAsync<never, StoreError> => errAsync(errors.conflict(message) as StoreError);
 
 export function flowStore(t: MemoryTables): FlowStore {

@@ -1,12 +1,13 @@
 import type { IdempotencyRecord, IdempotencyScope, IdempotencyStore, StoreError } from '@leadroute/core';
 import { okAsync, type ResultAsync } from 'neverthrow';
+import { DONE } from './done';
 
 // The four parts joined by a character none of them may hold (IDs are hex; a key is printable ASCII).
 const keyOf = (s: IdempotencyScope): string => [s.account_id, s.flow_id, s.source_id, s.key].join('\u0000');
 
 /** Idempotency keys in a map; a record's answer is cloned in and out so no caller shares it. */
 export function idempotencyStore(records: Map<string, IdempotencyRecord> = new Map()): IdempotencyStore {
-  const done = (): ResultAsync<void, StoreError> => okAsync(undefined);
+  const done = (): ResultAsync<void, StoreError> => DONE;
   return {
     claim: (record, now) => {
       const held = records.get(keyOf(record));

@@ -9,6 +9,7 @@ import {
   type StoreError,
 } from '@leadroute/core';
 import { errAsync, okAsync } from 'neverthrow';
+import { DONE } from './done';
 import { type MemoryTables, sharingCopies } from './tables';
 
 /**
@@ -46,7 +47,7 @@ export function memoryLeadWrites(
       if (bundle.rollups.length > 0) void stores.rollups.add(bundle.rollups);
       if (bundle.fieldRollups && bundle.fieldRollups.length > 0) void stores.fieldRollups.add(bundle.fieldRollups);
       if (bundle.search) void stores.search.index(bundle.search);
-      return okAsync(undefined);
+      return DONE;
     },
   };
 }

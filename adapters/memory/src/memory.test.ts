@@ -310,3 +310,14 @@ describe('the work of a lead', () => {
     expect(promises / leads).toBeLessThanOrEqual(130);
   });
 });
+
+describe('writes with nothing to report', () => {
+  it('#22 answer one shared settled result, which reads as ok', async () => {
+    const storage = memoryStorage();
+    const first = storage.events.insert(anEvent('a1'));
+    const second = storage.leads.insert(aLead('a1'));
+    expect(first).toBe(second);
+    expect((await first).isOk()).toBe(true);
+    expect((await storage.events.insert(anEvent('a1'))).isOk()).toBe(true);
+  });
+});

@@ -1,5 +1,6 @@
 import { checkEmailMessage, type EmailMessage, type Notifier, type NotifyError } from '@leadroute/core';
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { DONE } from './done';
 
 /** Options of {@link memoryOutbox}. */
 export interface MemoryOutboxOptions {
@@ -57,7 +58,7 @@ export function memoryOutbox(options: MemoryOutboxOptions = {}): MemoryOutbox {
         });
       }
       messages.push(copy(message));
-      return okAsync(undefined);
+      return DONE;
     },
   };
 }

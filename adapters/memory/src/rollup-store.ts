@@ -1,5 +1,6 @@
 import type { RollupCell, RollupKind, RollupRow, RollupStore } from '@leadroute/core';
 import { okAsync } from 'neverthrow';
+import { DONE } from './done';
 
 /** The cells of one account's hour: rows in creation order, and where each cell's row is. */
 interface HourCells {
@@ -200,7 +201,7 @@ export function rollupStore(cells: RollupTable): RollupStore {
           hour.rows[at] = withSums(prior, row);
         }
       }
-      return okAsync(undefined);
+      return DONE;
     },
     query(q) {
       const account = cells.get(q.account_id);

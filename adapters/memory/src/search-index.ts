@@ -23,6 +23,7 @@ import {
 } from './search/postings';
 import { addPhrases, holdsPhrase, type PhraseStore, phraseIds, phraseStore } from './search/phrases';
 import { buildOrder, firstInOrder, type SortKey, type SortOrder } from './search/sort-order';
+import { DONE } from './done';
 
 /**
  * Prefixes up to this length keep their own posting lists, so a one- or
@@ -262,7 +263,7 @@ export function memorySearchIndex(table: SearchTable = new Map()): SearchIndex {
       if (!ix) table.set(document.account_id, (ix = emptyIndex()));
       add(ix, entryOf(docCopy(document)));
       table.set(document.account_id, compact(ix));
-      return okAsync(undefined);
+      return DONE;
     },
     search(q) {
       const ix = table.get(q.account_id);

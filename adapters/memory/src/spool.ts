@@ -12,6 +12,7 @@ import type {
   SpoolItem,
   SpoolLeaseRef,
 } from '@leadroute/core';
+import { DONE } from './done';
 
 /** Options of {@link memorySpool}. */
 export interface MemorySpoolOptions {
@@ -86,7 +87,7 @@ export function memorySpool(options: MemorySpoolOptions = {}): Spool {
         delete h.leaseId;
         delete h.leasedUntil;
       }
-      return okAsync(undefined);
+      return DONE;
     },
 
     reschedule(

@@ -1,8 +1,9 @@
 import { errors, type AccountStore, type AliasStore, type EntityStore, type StoreError } from '@leadroute/core';
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { DONE } from './done';
 import { copy, type MemoryTables } from './tables';
 
-const done = (): ResultAsync<void, StoreError> => okAsync(undefined);
+const done = (): ResultAsync<void, StoreError> => DONE;
 const conflict = (message: string): ResultAsync<never, StoreError> => errAsync(errors.conflict(message) as StoreError);
 const byCreation = <T extends { created_at: string; id: string }>(a: T, b: T) =>
   a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id);
