@@ -262,8 +262,8 @@ describe('values frozen all through', () => {
 
 describe('the work of a lead', () => {
   // Not a timing: how many promises one lead makes is the same on every run of the same code. Each is an allocation
-  // and a turn of the microtask queue; a lead through three steps made 168 (#22), now 117 on Node 22.
-  it('#22 a lead through a filter, a priced and mapped recipient and a capped one makes at most 130 promises', async () => {
+  // and a turn of the microtask queue; a lead through three steps made 168 (#22), now 111 on Node 20, 22 and 24.
+  it('#22 a lead through a filter, a priced and mapped recipient and a capped one makes at most 120 promises', async () => {
     const t = await createTestService();
     const { sourceId, recipientId } = await t.entities();
     const flow = await t.createFlow({
@@ -307,7 +307,7 @@ describe('the work of a lead', () => {
     } finally {
       hook.disable();
     }
-    expect(promises / leads).toBeLessThanOrEqual(130);
+    expect(promises / leads).toBeLessThanOrEqual(120);
   });
 });
 
