@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Job, JobRef, JobStore, LeasedJob } from '@leadroute/core';
 import { okAsync } from 'neverthrow';
-import { DONE } from './done';
 import { copy } from './tables';
 
 /** Jobs by `kind\u0000id`. */

@@ -8,7 +8,7 @@ import {
   type SearchIndex,
   type StoreError,
 } from '@leadroute/core';
-import { errAsync, okAsync } from 'neverthrow';
+import { errAsync } from 'neverthrow';
 import { DONE } from './done';
 import { type MemoryTables, sharingCopies } from './tables';
 

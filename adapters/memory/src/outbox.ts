@@ -1,5 +1,5 @@
 import { checkEmailMessage, type EmailMessage, type Notifier, type NotifyError } from '@leadroute/core';
-import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { errAsync, type ResultAsync } from 'neverthrow';
 import { DONE } from './done';
 
 /** Options of {@link memoryOutbox}. */
