@@ -32,27 +32,23 @@ export function deliverWithin(
     return controller.signal;
   };
   const call = Object.defineProperty({ ...request } as DeliveryRequest, 'signal', { get: signal, enumerable: true });
+  // A promise settles once: whichever of the module's answer and the grace's end comes first is the answer.
   return new Promise<DeliveryResult>((resolve) => {
-    let answered: ((result: DeliveryResult) => void) | undefined = resolve;
+    let grace: NodeJS.Timeout | undefined;
     const timer = setTimeout(() => {
       expired = true;
       controller?.abort();
       // A module that honours the signal reports its transaction at once, and its answer stands; one that ignores it
       // is not waited for.
-      const grace = setTimeout(() => {
-        answered = undefined;
-        resolve({ outcome: 'error', reason: `The recipient did not answer within ${timeoutMs} ms.` });
-      }, TIMEOUT_GRACE_MS);
-      answered = (result) => {
-        clearTimeout(grace);
-        resolve(result);
-      };
+      grace = setTimeout(
+        () => resolve({ outcome: 'error', reason: `The recipient did not answer within ${timeoutMs} ms.` }),
+        TIMEOUT_GRACE_MS,
+      );
     }, timeoutMs);
     const settle = (result: DeliveryResult) => {
-      if (!expired) clearTimeout(timer);
-      const to = answered;
-      answered = undefined;
-      to?.(result);
+      clearTimeout(timer);
+      clearTimeout(grace);
+      resolve(result);
     };
     Promise.resolve()
       .then(() => module.deliver(call))
