@@ -10,12 +10,11 @@ import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import { DONE } from './done';
 import { copy, type MemoryTables } from './tables';
 
-const done = (): ResultAsync<void, StoreError> => DONE;
 const conflict = (message: string): ResultAsync<never, StoreError> => errAsync(errors.conflict(message) as StoreError);
 
 export function flowStore(t: MemoryTables): FlowStore {
   return {
-    insert: (flow) => (t.flows.has(flow.id) ? conflict('flow exists') : (t.flows.set(flow.id, copy(flow)), done())),
+    insert: (flow) => (t.flows.has(flow.id) ? conflict('flow exists') : (t.flows.set(flow.id, copy(flow)), DONE)),
     get: (id) => okAsync(copy(t.flows.get(id))),
     listByAccount: (accountId) =>
       okAsync(
@@ -28,19 +27,19 @@ export function flowStore(t: MemoryTables): FlowStore {
       const current = t.flows.get(flow.id);
       if (!current || current.version !== expectedVersion) return conflict('flow version changed');
       t.flows.set(flow.id, copy(flow));
-      return done();
+      return DONE;
     },
   };
 }
 
 export function leadStore(t: MemoryTables): LeadStore {
   return {
-    insert: (lead) => (t.leads.has(lead.id) ? conflict('lead exists') : (t.leads.set(lead.id, copy(lead)), done())),
+    insert: (lead) => (t.leads.has(lead.id) ? conflict('lead exists') : (t.leads.set(lead.id, copy(lead)), DONE)),
     get: (id) => okAsync(copy(t.leads.get(id))),
     setLatestEvent: (id, eventId) => {
       const lead = t.leads.get(id);
       if (lead) t.leads.set(id, { ...lead, latest_event_id: eventId });
-      return done();
+      return DONE;
     },
     // Single-threaded JavaScript makes check-and-set atomic here.
     markReturned: (id, at) => {
@@ -68,7 +67,7 @@ export function counterStore(t: MemoryTables): CounterStore {
     decrement: (key) => {
       const counter = t.counters.get(key);
       if (counter && counter.count > 0) t.counters.set(key, { ...counter, count: counter.count - 1 });
-      return done();
+      return DONE;
     },
     claim: (key, expiresAt, now) => {
       const counter = t.counters.get(key);
@@ -82,8 +81,7 @@ export function counterStore(t: MemoryTables): CounterStore {
 
 export function credentialStore(t: MemoryTables): CredentialStore {
   return {
-    insert: (c) =>
-      t.credentials.has(c.id) ? conflict('credential exists') : (t.credentials.set(c.id, copy(c)), done()),
+    insert: (c) => (t.credentials.has(c.id) ? conflict('credential exists') : (t.credentials.set(c.id, copy(c)), DONE)),
     get: (id) => okAsync(copy(t.credentials.get(id))),
     listByAccount: (accountId) =>
       okAsync([...t.credentials.values()].filter((c) => c.account_id === accountId).map(copy)),

@@ -1,5 +1,5 @@
-import type { IdempotencyRecord, IdempotencyScope, IdempotencyStore, StoreError } from '@leadroute/core';
-import { okAsync, type ResultAsync } from 'neverthrow';
+import type { IdempotencyRecord, IdempotencyScope, IdempotencyStore } from '@leadroute/core';
+import { okAsync } from 'neverthrow';
 import { DONE } from './done';
 
 // The four parts joined by a character none of them may hold (IDs are hex; a key is printable ASCII).
@@ -7,7 +7,6 @@ const keyOf = (s: IdempotencyScope): string => [s.account_id, s.flow_id, s.sourc
 
 /** Idempotency keys in a map; a record's answer is cloned in and out so no caller shares it. */
 export function idempotencyStore(records: Map<string, IdempotencyRecord> = new Map()): IdempotencyStore {
-  const done = (): ResultAsync<void, StoreError> => DONE;
   return {
     claim: (record, now) => {
       const held = records.get(keyOf(record));
@@ -18,11 +17,11 @@ export function idempotencyStore(records: Map<string, IdempotencyRecord> = new M
     complete: (scope, answer) => {
       const held = records.get(keyOf(scope));
       if (held) records.set(keyOf(scope), { ...held, answer: structuredClone(answer) });
-      return done();
+      return DONE;
     },
     release: (scope) => {
       if (records.get(keyOf(scope))?.answer === null) records.delete(keyOf(scope));
-      return done();
+      return DONE;
     },
     purgeExpired: (before) => {
       let purged = 0;

@@ -3,7 +3,6 @@ import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import { DONE } from './done';
 import { copy, type MemoryTables } from './tables';
 
-const done = (): ResultAsync<void, StoreError> => DONE;
 const conflict = (message: string): ResultAsync<never, StoreError> => errAsync(errors.conflict(message) as StoreError);
 const byCreation = <T extends { created_at: string; id: string }>(a: T, b: T) =>
   a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id);
@@ -12,12 +11,12 @@ export function accountStore(t: MemoryTables): AccountStore {
   return {
     findByEmail: (email) => okAsync([...t.accounts.values()].filter((a) => a.notification_email === email).map(copy)),
     insert: (account) =>
-      t.accounts.has(account.id) ? conflict('account exists') : (t.accounts.set(account.id, copy(account)), done()),
+      t.accounts.has(account.id) ? conflict('account exists') : (t.accounts.set(account.id, copy(account)), DONE),
     get: (id) => okAsync(copy(t.accounts.get(id))),
     update: (account) =>
       okAsync(t.accounts.has(account.id) ? (t.accounts.set(account.id, copy(account)), true) : false),
     insertKey: (key) =>
-      t.apiKeys.has(key.hash) ? conflict('API key exists') : (t.apiKeys.set(key.hash, copy(key)), done()),
+      t.apiKeys.has(key.hash) ? conflict('API key exists') : (t.apiKeys.set(key.hash, copy(key)), DONE),
     findKey: (hash) => okAsync(copy(t.apiKeys.get(hash))),
     keysOf: (accountId) =>
       okAsync(
@@ -33,7 +32,7 @@ export function accountStore(t: MemoryTables): AccountStore {
 export function entityStore(t: MemoryTables): EntityStore {
   return {
     insert: (entity) =>
-      t.entities.has(entity.id) ? conflict('entity exists') : (t.entities.set(entity.id, copy(entity)), done()),
+      t.entities.has(entity.id) ? conflict('entity exists') : (t.entities.set(entity.id, copy(entity)), DONE),
     get: (id) => okAsync(copy(t.entities.get(id))),
     listByOwner: (accountId) =>
       okAsync(
@@ -42,7 +41,7 @@ export function entityStore(t: MemoryTables): EntityStore {
           .sort(byCreation)
           .map(copy),
       ),
-    update: (entity) => (t.entities.set(entity.id, copy(entity)), done()),
+    update: (entity) => (t.entities.set(entity.id, copy(entity)), DONE),
   };
 }
 
@@ -53,7 +52,7 @@ export function aliasStore(t: MemoryTables): AliasStore {
     insert: (alias) =>
       t.aliases.has(alias.id) || taken(alias.account_id, alias.entity_id, alias.id)
         ? conflict('alias exists')
-        : (t.aliases.set(alias.id, copy(alias)), done()),
+        : (t.aliases.set(alias.id, copy(alias)), DONE),
     get: (id) => okAsync(copy(t.aliases.get(id))),
     listByAccount: (accountId) =>
       okAsync(
@@ -65,7 +64,7 @@ export function aliasStore(t: MemoryTables): AliasStore {
     update: (alias) =>
       taken(alias.account_id, alias.entity_id, alias.id)
         ? conflict('alias exists')
-        : (t.aliases.set(alias.id, copy(alias)), done()),
+        : (t.aliases.set(alias.id, copy(alias)), DONE),
     remove: (id) => okAsync(t.aliases.delete(id)),
   };
 }
