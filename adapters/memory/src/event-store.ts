@@ -1,8 +1,21 @@
-import { errors, type EventStore, type StoreError } from '@leadroute/core';
+import { errors, type EventStore, type StoredEvent, type StoreError } from '@leadroute/core';
 import { errAsync, okAsync } from 'neverthrow';
 import { bound, sortedIds } from './sorted-ids';
 import { DONE } from './done';
 import { copy, type MemoryTables } from './tables';
+
+/** Stores `event` as it is (the caller made sure it is the store's own), with its place in paging and its reference. */
+export function keepEvent(t: MemoryTables, event: StoredEvent): void {
+  t.events.set(event.id, event);
+  let order = t.eventOrder.get(event.account_id);
+  if (!order) t.eventOrder.set(event.account_id, (order = sortedIds()));
+  order.add(event.id);
+  if (event.key) {
+    let refs = t.eventReferences.get(event.key);
+    if (!refs) t.eventReferences.set(event.key, (refs = new Set()));
+    refs.add(event.id);
+  }
+}
 
 export function eventStore(t: MemoryTables): EventStore {
   const unlink = (id: string) => {
@@ -15,15 +28,7 @@ export function eventStore(t: MemoryTables): EventStore {
   return {
     insert(event) {
       if (t.events.has(event.id)) return errAsync(errors.conflict('event exists') as StoreError);
-      t.events.set(event.id, copy(event));
-      let order = t.eventOrder.get(event.account_id);
-      if (!order) t.eventOrder.set(event.account_id, (order = sortedIds()));
-      order.add(event.id);
-      if (event.key) {
-        let refs = t.eventReferences.get(event.key);
-        if (!refs) t.eventReferences.set(event.key, (refs = new Set()));
-        refs.add(event.id);
-      }
+      keepEvent(t, copy(event));
       return DONE;
     },
     get: (id) => okAsync(copy(t.events.get(id))),

@@ -56,7 +56,7 @@ export function memoryStorage(): MemoryStorage {
     alerts: alertStore(tables.alerts),
     exports: exportStore(tables.exports),
     jobs: jobStore(tables.jobs),
-    leadWrites: memoryLeadWrites(tables, { events, leads, rollups, fieldRollups, search }),
+    leadWrites: memoryLeadWrites(tables, { rollups, fieldRollups, search }),
     idempotency: idempotencyStore(),
   };
 }

@@ -174,7 +174,7 @@ describe('#18.12 a lead recorded through core', () => {
 });
 
 describe('memory lead writes', () => {
-  it("#22 store one copy of what a lead's records share, and still hand out copies", async () => {
+  it("#22 keeps a committed lead's records as handed over (no copy), and still hands out copies", async () => {
     const storage = memoryStorage();
     const fields = { first_name: 'Ada', email: 'ada@example.com' };
     const lead = { ...aLead('a1'), fields };
@@ -182,20 +182,69 @@ describe('memory lead writes', () => {
       anEvent('a1', { lead_id: lead.id, type: i === 0 ? 'source' : 'recipient', vars: { lead: fields } }),
     );
     (await storage.leadWrites?.commit({ lead, events, rollups: [] }))?._unsafeUnwrap();
-    const stored = events.map((e) => (storage.tables.events.get(e.id)?.vars as { lead: unknown } | undefined)?.lead);
-    const storedLead = storage.tables.leads.get(lead.id)?.fields;
-    // One copy, shared by the lead and its events, and not the caller's object.
-    expect(new Set([...stored, storedLead]).size).toBe(1);
-    expect(storedLead).not.toBe(fields);
-    fields.first_name = 'changed';
+    // The bundle is the store's once committed (LeadWrites): its records are kept, not copied.
+    expect(events.map((e) => storage.tables.events.get(e.id))).toEqual(events);
+    for (const e of events) expect(storage.tables.events.get(e.id)).toBe(e);
+    expect(storage.tables.leads.get(lead.id)).toBe(lead);
+    // Paging and references know them as they know inserted events.
+    expect(
+      (await storage.events.query({ account_id: 'a1', live_at: '', limit: 10, sort: 'asc' }))
+        ._unsafeUnwrap()
+        .map((e) => e.id),
+    ).toEqual(expect.arrayContaining(events.map((e) => e.id)));
     const read = (await storage.events.get(events[1]?.id ?? ''))._unsafeUnwrap()?.vars as {
       lead: { first_name: string };
     };
-    expect(read.lead.first_name).toBe('Ada');
     read.lead.first_name = 'mutated';
     expect(
       ((await storage.leads.get(lead.id))._unsafeUnwrap()?.fields as { first_name?: string } | undefined)?.first_name,
     ).toBe('Ada');
+  });
+});
+
+describe('#22 what a lead brought is its own', () => {
+  it('changing the submitted fields, the recorded request or a module’s answer afterwards changes nothing stored', async () => {
+    const t = await createTestService();
+    const { storage } = t;
+    // The module keeps its answer, and changes it once it has given it.
+    const answer = { outcome: 'success' as const, reference: 'R-1', appended: { score: { value: 7 } } };
+    t.recipient.respondWith(answer);
+    const { flow, sourceId } = await t.simpleFlow();
+    const body = { first_name: 'Ada', address: { city: 'Austin' }, tags: ['a'] };
+    const request = {
+      method: 'POST',
+      url: '/submit',
+      version: '1.1',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+      timestamp: 0,
+    };
+    const id = (await t.service.leads.submit(flow.id, sourceId, body, { request }))._unsafeUnwrap().lead.id;
+    body.first_name = 'changed';
+    body.address.city = 'changed';
+    body.tags.push('changed');
+    request.headers['content-type'] = 'changed';
+    answer.appended.score.value = 0;
+    const events = [...storage.tables.events.values()].filter((e) => e.lead_id === id);
+    expect(events.map((e) => e.type).sort()).toEqual(['recipient', 'source']);
+    const source = events.find((e) => e.type === 'source') as unknown as Record<string, unknown>;
+    const recipient = events.find((e) => e.type === 'recipient') as unknown as Record<string, unknown>;
+    const kept = { first_name: 'Ada', address: { city: 'Austin' }, tags: ['a'] };
+    expect(storage.tables.leads.get(id)?.fields).toEqual(kept);
+    for (const e of events) expect((e.vars as { lead: unknown }).lead).toEqual(kept);
+    expect((source.request as { headers: Record<string, string> }).headers['content-type']).toBe('application/json');
+    expect(recipient.appended).toEqual({ score: { value: 7 } });
+  });
+
+  it('refuses, as a validation error, fields that are not plain data', async () => {
+    const t = await createTestService();
+    const { flow, sourceId } = await t.simpleFlow();
+    class Odd {
+      readonly f = () => 1;
+    }
+    const result = await t.service.leads.submit(flow.id, sourceId, { first_name: 'Ada', odd: new Odd() });
+    expect(result._unsafeUnwrapErr().type).toBe('Validation');
+    expect(t.storage.tables.leads.size).toBe(0);
   });
 });
 

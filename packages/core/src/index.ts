@@ -38,6 +38,7 @@ export * from './search';
 export * from './stats';
 export { createLeadService, type LeadService, type LeadServiceOptions, missingStorageMethods } from './service';
 export type { RetentionJobOptions, RetentionTask, ServiceStartOptions } from './lifecycle';
+export { copyData } from './data-copy';
 export { isoTime, isTimeZone } from './time';
 export { isRecord } from './validation';
 export * from './schemas';

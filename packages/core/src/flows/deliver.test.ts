@@ -29,6 +29,33 @@ describe('deliverWithin', () => {
     expect(seen?.signal.aborted).toBe(false);
   });
 
+  it('answers a copy of what the module answered, which the module cannot change afterwards (#22)', async () => {
+    const answer = { outcome: 'success' as const, appended: { score: { value: 7 } } };
+    const result = await deliverWithin(
+      moduleOf(() => answer),
+      'm',
+      request,
+      1000,
+      log,
+    );
+    answer.appended.score.value = 0;
+    expect(result).toEqual({ outcome: 'success', appended: { score: { value: 7 } } });
+  });
+
+  it('reports error for an answer that is not plain data, and does not hang', async () => {
+    class Odd {
+      readonly f = () => 1;
+    }
+    const result = await deliverWithin(
+      moduleOf(() => ({ outcome: 'success', appended: { odd: new Odd() } }) as unknown as DeliveryResult),
+      'm',
+      request,
+      1000,
+      log,
+    );
+    expect(result.outcome).toBe('error');
+  });
+
   it('makes no AbortController for a module that never reads its signal (#22: 3 KB per delivery)', async () => {
     let made = 0;
     vi.stubGlobal(

@@ -1,5 +1,6 @@
 import type { DeliveryRequest, DeliveryResult, OutboundModule } from '../ports/integrations';
 import type { Logger } from '../ports/logger';
+import { copyData } from '../data-copy';
 
 /** A module that ignores its aborted signal is given this long to report before its answer is dropped. */
 const TIMEOUT_GRACE_MS = 100;
@@ -50,12 +51,22 @@ export function deliverWithin(
       clearTimeout(grace);
       resolve(result);
     };
+    const failed = (e: unknown) => {
+      log.logger.warn({ ...log.context, module: module.id, err: e }, 'outbound module threw');
+      settle({ outcome: 'error', reason: `The integration failed: ${(e as Error).message}` });
+    };
     Promise.resolve()
       .then(() => module.deliver(call))
-      .then(settle, (e: unknown) => {
-        log.logger.warn({ ...log.context, module: module.id, err: e }, 'outbound module threw');
-        settle({ outcome: 'error', reason: `The integration failed: ${(e as Error).message}` });
-      });
+      .then((result) => {
+        // The answer is recorded: a copy, which the module cannot change afterwards (see LeadWrites).
+        let own: DeliveryResult;
+        try {
+          own = copyData(result);
+        } catch (e) {
+          return failed(e);
+        }
+        settle(own);
+      }, failed);
   });
 }
 

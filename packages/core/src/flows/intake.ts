@@ -7,6 +7,7 @@ import {
   type Outcome,
   type StoredEvent,
 } from '../domain/events';
+import { copyData } from '../data-copy';
 import { withoutSecrets } from '../firehose/secrets';
 import { type Id, idSequence, isId, newId } from '../ids';
 import type { RecordedRequest } from '../ports/integrations';
@@ -105,6 +106,14 @@ function prepare(
   // The body is checked first: its answer must not depend on whether the IDs exist.
   if (body !== undefined && !isRecord(body))
     return errAsync(errors.validation([{ path: '', message: 'A lead must be an object of fields.' }]));
+  // The lead's records keep the fields: a copy of its own, which the caller cannot change afterwards (the records are
+  // handed to the store as they are, see LeadWrites).
+  let raw: Record<string, unknown>;
+  try {
+    raw = copyData(body ?? {});
+  } catch {
+    return errAsync(errors.validation([{ path: '', message: "A lead's fields must be plain data (JSON values)." }]));
+  }
   if (!isId(flowId) || !isId(sourceId)) return errAsync(NO_SUCH_POSTING_URL);
   return deps.flow(flowId.toLowerCase()).andThen((flow) => {
     if (!flow) return errAsync(NO_SUCH_POSTING_URL);
@@ -121,7 +130,6 @@ function prepare(
       if (!account) return errAsync(NO_SUCH_POSTING_URL);
       const now = deps.clock.now();
       const env = { now, timeZone: account.time_zone };
-      const raw = (body ?? {}) as Record<string, unknown>;
       return mapAsync(
         ResultAsync.fromSafePromise(deps.entityName(account.id, source.source.entity_id)),
         (sourceName) => {
@@ -239,7 +247,8 @@ function sourceEvent(
     },
     step_count: fields.steps,
     appended: run.appended,
-    ...(fields.request ? { request: fields.request } : {}),
+    // The request as recorded: a copy, which whoever handed it over cannot change afterwards.
+    ...(fields.request ? { request: copyData(fields.request) } : {}),
     response: {
       status: 201,
       status_text: 'Created',

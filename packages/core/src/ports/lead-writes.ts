@@ -35,6 +35,10 @@ export interface LeadWriteBundle {
  * it gets each record written on its own, in the bundle's order.
  */
 export interface LeadWrites {
-  /** Stores every record of the bundle, or none; `Conflict` when an ID is taken. */
+  /**
+   * Stores every record of the bundle, or none; `Conflict` when an ID is taken. The bundle is handed over: no one
+   * changes its records afterwards (the core builds them, and copies what it took from outside: a caller's fields and
+   * request, a module's answer), so an adapter may keep them as they are instead of copying them (memory does).
+   */
   commit(bundle: LeadWriteBundle): ResultAsync<void, StoreError>;
 }
