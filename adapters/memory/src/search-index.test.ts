@@ -10,7 +10,7 @@ import {
 } from '@leadroute/core';
 import { aSearchDocument } from '@leadroute/testkit';
 import { describe, expect, it } from 'vitest';
-import { memorySearchIndex } from './search-index';
+import { memorySearchIndex, type SearchTable } from './search-index';
 
 // The index's fast paths (short-prefix lists, merges, prebuilt sort orders with a
 // tail of newer leads, score passes) checked against a brute-force reading of the
@@ -160,5 +160,25 @@ describe('memory search index against a brute-force reading', () => {
       (await ix.search({ account_id: ACCOUNT, terms: ['quentin'], phrases: [], from: 0, limit: 10 }))._unsafeUnwrap()
         .total,
     ).toBe(0);
+  });
+});
+
+describe('indexing a lead', () => {
+  it('#22 looks up the prefix lists of its new terms only: a term seen before knows its prefixes', async () => {
+    const table: SearchTable = new Map();
+    const ix = memorySearchIndex(table);
+    const lead = (i: number) =>
+      aSearchDocument(ACCOUNT, { first_name: 'Ada', last_name: 'Lovelace', city: 'Austin', reference: `R${i}` });
+    (await ix.index(lead(0)))._unsafeUnwrap();
+    const shorts = (table.get(ACCOUNT) as unknown as { short: Map<string, unknown> }).short;
+    let lookups = 0;
+    const get = shorts.get.bind(shorts);
+    shorts.get = (key: string) => (lookups++, get(key));
+    for (let i = 1; i <= 50; i++) (await ix.index(lead(i)))._unsafeUnwrap();
+    // Each lead brings two new terms (its ID and its reference's number), of up to three prefixes each.
+    expect(lookups).toBeLessThanOrEqual(50 * 2 * 3);
+    expect(lookups).toBeGreaterThan(0);
+    const found = await ix.search({ account_id: ACCOUNT, terms: ['lov', 'au'], phrases: [], from: 0, limit: 100 });
+    expect(found._unsafeUnwrap().total).toBe(51);
   });
 });

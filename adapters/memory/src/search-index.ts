@@ -1,5 +1,5 @@
 import {
-  fieldTerms,
+  fieldTokens,
   normalizeText,
   SEARCH_FIELDS,
   SEARCH_MAX_REACHABLE,
@@ -54,12 +54,23 @@ interface ShortList {
   bits: Bits | undefined;
 }
 
+/**
+ * A whole term's documents, and the lists of its prefixes of one, two and three characters (up to {@link SHORT}), found
+ * once: fields rather than an array, which took 100 bytes more for each new term (a lead brings one or two).
+ */
+interface TermLists {
+  readonly docs: number[];
+  readonly one: ShortList | undefined;
+  readonly two: ShortList | undefined;
+  readonly three: ShortList | undefined;
+}
+
 /** One account's index. Documents are numbered in the order indexed (newest highest); lists hold numbers ascending. */
 interface AccountIndex {
   readonly entries: (Entry | undefined)[];
   readonly byLead: Map<string, number>;
-  /** Whole term → documents. */
-  readonly terms: Map<string, number[]>;
+  /** Whole term → its documents and its prefixes' lists. */
+  readonly terms: Map<string, TermLists>;
   /** The same lists in MiniSearch's radix tree, for prefix ranges without scanning every term. */
   readonly dictionary: SearchableMap<number[]>;
   /** Prefix of up to {@link SHORT} characters → documents with a term starting so. */
@@ -93,15 +104,21 @@ function emptyIndex(): AccountIndex {
   };
 }
 
-function entryOf(doc: SearchDocument): Entry {
+/** A document's entry, and its fields' words for phrases (read once with its terms; the entry does not keep them). */
+function entryOf(doc: SearchDocument): { entry: Entry; words: string[][] } {
   const terms = new Set<string>([doc.lead_id.toLowerCase()]);
-  for (const field of SEARCH_FIELDS) for (const t of fieldTerms(field, doc.fields[field])) terms.add(t);
+  const words: string[][] = [];
   const sortKeys = { lead_id: doc.lead_id, submission_timestamp: doc.submission_timestamp } as Record<
     SearchSortField,
     string
   >;
-  for (const field of SEARCH_FIELDS) sortKeys[field] = normalizeText(doc.fields[field]).trim();
-  return { doc, terms: [...terms], sortKeys };
+  for (const field of SEARCH_FIELDS) {
+    const tokens = fieldTokens(field, doc.fields[field]);
+    for (const t of tokens.terms) terms.add(t);
+    words.push(tokens.words);
+    sortKeys[field] = normalizeText(doc.fields[field]).trim();
+  }
+  return { entry: { doc, terms: [...terms], sortKeys }, words };
 }
 
 /** Appends `n` to the list, once: a document's postings are added together, so a repeat is the list's last number. */
@@ -117,7 +134,27 @@ function postShort(list: ShortList, n: number): void {
   else if (docs.length >= DENSE_MIN && docs.length * DENSE_SHARE > n) list.bits = bitsOf(docs);
 }
 
-function add(ix: AccountIndex, entry: Entry): void {
+/** A new term's lists: its own, and its prefixes' (found or made here, once for every document that has the term). */
+function termLists(ix: AccountIndex, term: string): TermLists {
+  const short = (length: number): ShortList | undefined => {
+    if (term.length < length) return undefined;
+    const prefix = term.slice(0, length);
+    let list = ix.short.get(prefix);
+    if (!list) ix.short.set(prefix, (list = { docs: [], bits: undefined }));
+    return list;
+  };
+  const lists: TermLists = { docs: [], one: short(1), two: short(2), three: short(3) };
+  ix.terms.set(term, lists);
+  ix.dictionary.set(term, lists.docs);
+  return lists;
+}
+
+/**
+ * Adds the document under its terms and their prefixes. A term's prefix lists are found when the term is first seen:
+ * most of a lead's terms (a first name, a domain, a state) are seen before, and their prefixes were sliced and looked
+ * up again for every lead (#22).
+ */
+function add(ix: AccountIndex, entry: Entry, words: readonly (readonly string[])[]): void {
   const prior = ix.byLead.get(entry.doc.lead_id);
   if (prior !== undefined) {
     ix.entries[prior] = undefined;
@@ -127,21 +164,13 @@ function add(ix: AccountIndex, entry: Entry): void {
   ix.entries.push(entry);
   ix.byLead.set(entry.doc.lead_id, n);
   ix.all.push(n);
-  addPhrases(ix.phrases, entry.doc);
+  addPhrases(ix.phrases, words);
   for (const term of entry.terms) {
-    let list = ix.terms.get(term);
-    if (!list) {
-      list = [];
-      ix.terms.set(term, list);
-      ix.dictionary.set(term, list);
-    }
-    post(list, n);
-    for (let i = 1; i <= Math.min(SHORT, term.length); i++) {
-      const prefix = term.slice(0, i);
-      let short = ix.short.get(prefix);
-      if (!short) ix.short.set(prefix, (short = { docs: [], bits: undefined }));
-      postShort(short, n);
-    }
+    const lists = ix.terms.get(term) ?? termLists(ix, term);
+    post(lists.docs, n);
+    if (lists.one) postShort(lists.one, n);
+    if (lists.two) postShort(lists.two, n);
+    if (lists.three) postShort(lists.three, n);
   }
 }
 
@@ -149,7 +178,7 @@ function add(ix: AccountIndex, entry: Entry): void {
 function compact(ix: AccountIndex): AccountIndex {
   if (ix.dead * 4 < ix.entries.length) return ix;
   const fresh = emptyIndex();
-  for (const e of ix.entries) if (e) add(fresh, e);
+  for (const e of ix.entries) if (e) add(fresh, e, entryOf(e.doc).words);
   return fresh;
 }
 
@@ -174,7 +203,7 @@ function prefixList(ix: AccountIndex, prefix: string): QueryList {
 function matches(ix: AccountIndex, q: SearchIndexQuery): Postings {
   const lists: QueryList[] = q.terms.map((t) => prefixList(ix, t));
   for (const p of q.phrases)
-    for (const t of p.tokens) lists.push({ docs: ix.terms.get(t) ?? NO_POSTINGS, bits: undefined });
+    for (const t of p.tokens) lists.push({ docs: ix.terms.get(t)?.docs ?? NO_POSTINGS, bits: undefined });
   if (lists.length === 0) lists.push({ docs: ix.all, bits: undefined });
   lists.sort((a, b) => a.docs.length - b.docs.length);
   const smallest = (lists[0] as QueryList).docs;
@@ -220,7 +249,7 @@ function byRelevance(ix: AccountIndex, q: SearchIndexQuery, found: Postings, k: 
   const perScore = new Uint32Array(q.terms.length + 1);
   for (const term of q.terms) {
     const exact = ix.terms.get(term);
-    if (exact) countMembers(found, exact, score);
+    if (exact) countMembers(found, exact.docs, score);
   }
   for (let i = 0; i < found.length; i++) perScore[score[i] as number] = (perScore[score[i] as number] as number) + 1;
   const out: number[] = [];
@@ -261,7 +290,8 @@ export function memorySearchIndex(table: SearchTable = new Map()): SearchIndex {
     index(document) {
       let ix = table.get(document.account_id);
       if (!ix) table.set(document.account_id, (ix = emptyIndex()));
-      add(ix, entryOf(docCopy(document)));
+      const { entry, words } = entryOf(docCopy(document));
+      add(ix, entry, words);
       table.set(document.account_id, compact(ix));
       return DONE;
     },

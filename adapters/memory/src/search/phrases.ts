@@ -1,10 +1,10 @@
-import { phraseText, SEARCH_FIELDS, type SearchDocument, type SearchPhrase } from '@leadroute/core';
+import type { SearchPhrase } from '@leadroute/core';
 
 /** Between two fields' words: no word has this id, so no phrase matches across fields. */
 const FIELD_BREAK = 0;
 
 /**
- * Every document's fields as phrases see them (core's `phraseText`), stored as
+ * Every document's fields as phrases see them (core's `phraseText`: their words), stored as
  * word ids one field after another in one growing typed array. Checking a phrase
  * is then a scan of a few dozen integers in one place rather than a string search
  * per field, and the index keeps no text per lead for it.
@@ -31,12 +31,10 @@ function append(store: PhraseStore, id: number): void {
   store.seq[store.length++] = id;
 }
 
-/** Appends the next document's words (documents are added in number order). */
-export function addPhrases(store: PhraseStore, doc: SearchDocument): void {
-  for (const field of SEARCH_FIELDS) {
-    // phraseText is ` w1 w2 … ` with single spaces: its words, exactly as `includes(' phrase ')` would see them.
-    const text = phraseText(field, doc.fields[field]);
-    for (const word of text.slice(1, -1).split(' ')) {
+/** Appends the next document's words, each field's as `fieldTokens` reads them (documents are added in number order). */
+export function addPhrases(store: PhraseStore, fields: readonly (readonly string[])[]): void {
+  for (const words of fields) {
+    for (const word of words) {
       let id = store.ids.get(word);
       if (id === undefined) store.ids.set(word, (id = store.ids.size + 1));
       append(store, id);

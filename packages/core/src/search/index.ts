@@ -9,6 +9,7 @@ export {
 export { createSearchApi, type SearchApi, type SearchHit, type SearchResult, searchDocument } from './service';
 export {
   fieldTerms,
+  fieldTokens,
   holdsPhrase,
   normalizeText,
   type ParsedSearch,

@@ -77,3 +77,14 @@ export function phraseText(field: SearchField, value: string): string {
 function fieldWords(field: SearchField, value: string): string[] {
   return field === 'phone_1' || field === 'phone_2' ? [phoneDigits(value), '|', ...words(value)] : words(value);
 }
+
+/**
+ * A field's terms ({@link fieldTerms}) and its words for phrases (what {@link phraseText} joins), its text read once:
+ * beside a phone's, they are the same words.
+ */
+export function fieldTokens(field: SearchField, value: string): { terms: string[]; words: string[] } {
+  if (field === 'phone_1' || field === 'phone_2')
+    return { terms: fieldTerms(field, value), words: fieldWords(field, value) };
+  const same = words(value);
+  return { terms: same, words: same };
+}
