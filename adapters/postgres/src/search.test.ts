@@ -15,7 +15,7 @@ import { postgresStorage } from './index';
 import { migrations } from './migrations';
 import type { Queryable } from './query';
 import { qualified, quoteIdent } from './sql';
-import { searchIndex, searchStatement } from './stores/search';
+import { indexDocuments, searchIndex, searchStatement } from './stores/search';
 import { databaseAvailable, freshSchema, type TestSchema } from './test-support';
 
 const available = await databaseAvailable('search.test.ts');
@@ -656,5 +656,17 @@ describe.skipIf(!available)('postgres search index', () => {
       limit: 1,
     });
     expect(sorted._unsafeUnwrap().total).toBe(1);
+  });
+});
+
+describe('indexing statements', () => {
+  it("#22 send a lead's lexemes as one text, not one array element each for pg to escape", () => {
+    const docs = documents(prng(7), '6955b9042769f57ff087f281', 3, Date.UTC(2026, 0, 1));
+    const [statement, ...more] = indexDocuments('search_documents').plan(docs).statements;
+    expect(more).toEqual([]);
+    // Every array parameter holds one element per lead: no lead's lexemes are elements of their own.
+    const arrays = (statement?.values ?? []).filter((v): v is unknown[] => Array.isArray(v));
+    expect(arrays.length).toBeGreaterThan(0);
+    for (const array of arrays) expect(array).toHaveLength(docs.length);
   });
 });

@@ -366,45 +366,43 @@ export function readSearch(
 
 /**
  * A document's row but its sort keys and document, which go as one jsonb array each (see {@link jsonbArray}): its
- * terms are a slice of the statement's one array of every term.
+ * terms are one text, the lexemes apart by single spaces (a lexeme is a tag and letters or digits, never a space), split
+ * by the server. As an array they were some 60 elements a lead that `pg` escaped one by one, half of what a lead's
+ * writes escaped (#22).
  */
-const TYPES = ['text', 'text', 'int', 'int', 'text', 'timestamptz'];
+const TYPES = ['text', 'text', 'text', 'text', 'timestamptz'];
 
 /**
  * Indexing documents: one upsert per round of distinct leads (an upsert cannot touch
  * a row twice in a statement), so a lead indexed twice in a batch ends as its last
  * document, as it would one call after the other. A round is one statement of one text,
- * whatever its size: each column one array parameter, every document's terms in one
- * more array, of which each row names its slice (`term_from` to `term_to`), and the sort
- * keys and documents one jsonb array each.
+ * whatever its size: each column one array parameter, and the sort keys and documents
+ * one jsonb array each.
  */
 export const indexDocuments = (table: string): WriteKind<SearchDocument, undefined> => ({
   what: 'index lead for search',
   plan: (docs) => ({
     statements: distinctRounds(docs, (doc) => JSON.stringify([asStored(doc.account_id), asStored(doc.lead_id)])).map(
       (round) => {
-        const terms: string[] = [];
         const rows = columnsOf(round, TYPES.length, ({ input: doc }) => {
-          const first = terms.length + 1;
           const tag = accountTag(doc.account_id);
           const own = documentTerms(doc);
-          for (const term of new Set(own.map((t) => lexeme(tag, t)))) terms.push(term);
-          terms.push(...prefixLexemes(tag, own));
-          return [doc.account_id, doc.lead_id, first, terms.length, phraseText(doc), doc.expires_at];
+          const lexemes = new Set(own.map((t) => lexeme(tag, t)));
+          for (const prefix of prefixLexemes(tag, own)) lexemes.add(prefix);
+          return [doc.account_id, doc.lead_id, [...lexemes].join(' '), phraseText(doc), doc.expires_at];
         });
         const p = TYPES.length;
         return {
           text: `INSERT INTO ${table} AS d (account_id, lead_id, terms, phrase_text, sort_keys, document, expires_at)
-         SELECT account_id, lead_id, array_to_tsvector(($${p + 1}::text[])[term_from:term_to]), phrase_text,
-           $${p + 2}::jsonb -> (n - 1)::int, $${p + 3}::jsonb -> (n - 1)::int, expires_at
-         FROM ${unnestOf(TYPES)} WITH ORDINALITY AS v (account_id, lead_id, term_from, term_to, phrase_text, expires_at, n)
+         SELECT account_id, lead_id, array_to_tsvector(string_to_array(terms, ' ')), phrase_text,
+           $${p + 1}::jsonb -> (n - 1)::int, $${p + 2}::jsonb -> (n - 1)::int, expires_at
+         FROM ${unnestOf(TYPES)} WITH ORDINALITY AS v (account_id, lead_id, terms, phrase_text, expires_at, n)
          ON CONFLICT (account_id, lead_id) DO UPDATE SET
            seq = EXCLUDED.seq, terms = EXCLUDED.terms, phrase_text = EXCLUDED.phrase_text, sort_keys = EXCLUDED.sort_keys,
            document = EXCLUDED.document, expires_at = EXCLUDED.expires_at`,
           prepared: true,
           values: [
             ...rows,
-            terms,
             jsonbArray(round.map(({ input: doc }) => JSON.stringify(sortKeys(doc)))),
             jsonbArray(round.map(({ input: doc }) => toJsonb(doc))),
           ],
