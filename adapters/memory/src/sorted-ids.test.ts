@@ -12,7 +12,7 @@ describe('sortedIds', () => {
     );
     fc.assert(
       fc.property(fc.array(op, { maxLength: 3000 }), (ops) => {
-        const ids = sortedIds();
+        const ids = sortedIds(64);
         const held = new Set<string>();
         const id = (n: number) => n.toString(16).padStart(24, '0');
         for (const o of ops) {
