@@ -248,8 +248,8 @@ describe('#22 what a lead brought is its own', () => {
   });
 });
 
-describe('values frozen all through', () => {
-  it('#22 keeps a flow’s frozen configuration as it is in every event of its leads, and copies what is not frozen', async () => {
+describe("a flow's configuration in its events", () => {
+  it('#22 is one object in every event of its leads, not frozen, and readers get copies of it', async () => {
     const t = await createTestService();
     const { storage } = t;
     const { flow, sourceId: vendor } = await t.simpleFlow(
@@ -265,41 +265,39 @@ describe('values frozen all through', () => {
     const stored = [...storage.tables.events.values()].filter((e) => e.type === 'recipient');
     expect(stored).toHaveLength(2);
     const [a, b] = stored as unknown as [Record<string, unknown>, Record<string, unknown>];
-    // One object for both leads' events: nothing copied per lead.
     for (const key of ['rule_set', 'mappings', 'pricing']) {
+      // One object for both leads' events: nothing copied per lead.
       expect(a[key]).toBeDefined();
       expect(a[key]).toBe(b[key]);
-      expect(Object.isFrozen(a[key])).toBe(true);
+      // Not frozen: JSON.stringify takes a frozen array off its fast path, and every store, export and answer encodes
+      // events (#22).
+      expect(Object.isFrozen(a[key])).toBe(false);
     }
-    // What the lead brought is still a copy of its own.
     expect((a.vars as { lead: unknown }).lead).not.toBe((b.vars as { lead: unknown }).lead);
-    // Read back, the frozen part cannot be changed, and the rest changes only the reader's copy.
+    // Read back, the event is the reader's own copy: changing it changes nothing stored.
     const read = (await storage.events.get(a.id as string))._unsafeUnwrap() as unknown as {
       rule_set: { rules: unknown[] };
       vars: { lead: { first_name: string } };
     };
-    expect(() => read.rule_set.rules.push({})).toThrow(TypeError);
+    read.rule_set.rules.push({});
     read.vars.lead.first_name = 'changed';
-    const kept = storage.tables.events.get(a.id as string)?.vars as { lead: { first_name: string } } | undefined;
-    expect(kept?.lead.first_name).toBe('Ada');
+    const kept = storage.tables.events.get(a.id as string) as unknown as
+      | { rule_set: { rules: unknown[] }; vars: { lead: { first_name: string } } }
+      | undefined;
+    expect(kept?.rule_set.rules).toHaveLength(1);
+    expect(kept?.vars.lead.first_name).toBe('Ada');
   });
 
-  it('copies a value frozen only on top, or holding something that is not plain data', async () => {
+  it('an inserted event is copied whole, what is frozen in it too', async () => {
     const storage = memoryStorage();
     const inner = { reason: 'mutable' };
     const shallow = Object.freeze({ op: 'and', detail: inner });
-    const deep = Object.freeze({ op: 'and', rules: Object.freeze([Object.freeze({ lhv: 'lead.state' })]) });
-    // A frozen Date can still be changed (setTime): not plain data, so copied.
+    // A frozen Date can still be changed (setTime).
     const at = Object.freeze(new Date(0));
     const dated = Object.freeze({ at });
-    const event = anEvent('a1', { vars: { shallow, deep, dated } });
+    const event = anEvent('a1', { vars: { shallow, dated } });
     (await storage.events.insert(event))._unsafeUnwrap();
-    const vars = storage.tables.events.get(event.id)?.vars as {
-      shallow: typeof shallow;
-      deep: typeof deep;
-      dated: typeof dated;
-    };
-    expect(vars.deep).toBe(deep);
+    const vars = storage.tables.events.get(event.id)?.vars as { shallow: typeof shallow; dated: typeof dated };
     expect(vars.shallow).not.toBe(shallow);
     inner.reason = 'changed';
     expect(vars.shallow.detail.reason).toBe('mutable');
