@@ -236,14 +236,35 @@ describe('#22 what a lead brought is its own', () => {
     expect(recipient.appended).toEqual({ score: { value: 7 } });
   });
 
-  it('refuses, as a validation error, fields that are not plain data', async () => {
+  it('keeps a class instance among the fields as its JSON, as a store of JSON would', async () => {
     const t = await createTestService();
     const { flow, sourceId } = await t.simpleFlow();
-    class Odd {
-      readonly f = () => 1;
+    class Money {
+      constructor(readonly cents: number) {}
+      toJSON() {
+        return (this.cents / 100).toFixed(2);
+      }
     }
-    const result = await t.service.leads.submit(flow.id, sourceId, { first_name: 'Ada', odd: new Odd() });
-    expect(result._unsafeUnwrapErr().type).toBe('Validation');
+    const id = (
+      await t.service.leads.submit(flow.id, sourceId, { first_name: 'Ada', amount: new Money(500) })
+    )._unsafeUnwrap().lead.id;
+    expect(t.storage.tables.leads.get(id)?.fields).toEqual({ first_name: 'Ada', amount: '5.00' });
+  });
+
+  it('refuses, as a validation error, fields JSON cannot hold, and stores nothing', async () => {
+    const t = await createTestService();
+    const { flow, sourceId } = await t.simpleFlow();
+    const loop: Record<string, unknown> = { first_name: 'Ada' };
+    loop.self = { loop };
+    class Odd {
+      toJSON(): never {
+        throw new Error('cannot');
+      }
+    }
+    for (const lead of [loop, { first_name: 'Ada', odd: new Odd() }]) {
+      const result = await t.service.leads.submit(flow.id, sourceId, lead);
+      expect(result._unsafeUnwrapErr().type).toBe('Validation');
+    }
     expect(t.storage.tables.leads.size).toBe(0);
   });
 });

@@ -73,4 +73,4 @@ export function createTables(): MemoryTables {
  * mutating what it inserted (core's `copyData`). A lead's records are the exception:
  * `leadWrites.commit` keeps what the core hands over (see `memoryLeadWrites`).
  */
-export const copy = copyData;
+export const copy = <T>(value: T): T => copyData(value);

@@ -8,16 +8,27 @@
  * a plain one. Anything that is not plain data (bytes, dates) is copied the general way, and structuredClone refuses
  * what it cannot copy (a class instance holding a function) with a DataCloneError.
  */
-export function copyData<T>(value: T): T {
+export function copyData<T>(value: T, options: CopyOptions = {}): T {
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(copyData) as T;
+  if (Array.isArray(value)) return value.map((item) => copyData(item, options)) as T;
   const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return structuredClone(value);
+  if (proto !== Object.prototype && proto !== null)
+    return options.json ? (JSON.parse(JSON.stringify(value)) as T) : structuredClone(value);
   // Spread defines own data properties, so even a `__proto__` key is copied as data.
   const record: Record<string, unknown> = { ...(value as Record<string, unknown>) };
   for (const key in record) {
     const item = record[key];
-    if (typeof item === 'object' && item !== null) record[key] = copyData(item);
+    if (typeof item === 'object' && item !== null) record[key] = copyData(item, options);
   }
   return record as T;
+}
+
+/** How {@link copyData} copies what is not plain data. */
+export interface CopyOptions {
+  /**
+   * As JSON: a class instance becomes what `JSON.stringify` makes of it (its `toJSON`, else its own enumerable
+   * properties), as a store that keeps JSON would keep it; a date, its ISO text. Else the general way
+   * (structuredClone), which keeps dates and bytes as they are.
+   */
+  readonly json?: boolean;
 }

@@ -107,12 +107,13 @@ function prepare(
   if (body !== undefined && !isRecord(body))
     return errAsync(errors.validation([{ path: '', message: 'A lead must be an object of fields.' }]));
   // The lead's records keep the fields: a copy of its own, which the caller cannot change afterwards (the records are
-  // handed to the store as they are, see LeadWrites).
+  // handed to the store as they are, see LeadWrites). A class instance among them is kept as its JSON, as every store
+  // that keeps JSON keeps it.
   let raw: Record<string, unknown>;
   try {
-    raw = copyData(body ?? {});
+    raw = copyData(body ?? {}, { json: true });
   } catch {
-    return errAsync(errors.validation([{ path: '', message: "A lead's fields must be plain data (JSON values)." }]));
+    return errAsync(errors.validation([{ path: '', message: "A lead's fields must be JSON values." }]));
   }
   if (!isId(flowId) || !isId(sourceId)) return errAsync(NO_SUCH_POSTING_URL);
   return deps.flow(flowId.toLowerCase()).andThen((flow) => {
