@@ -246,9 +246,13 @@ describe('#22 what a lead brought is its own', () => {
       }
     }
     const id = (
-      await t.service.leads.submit(flow.id, sourceId, { first_name: 'Ada', amount: new Money(500) })
+      await t.service.leads.submit(flow.id, sourceId, { first_name: 'Ada', amount: new Money(500), seen: new Date(0) })
     )._unsafeUnwrap().lead.id;
-    expect(t.storage.tables.leads.get(id)?.fields).toEqual({ first_name: 'Ada', amount: '5.00' });
+    expect(t.storage.tables.leads.get(id)?.fields).toEqual({
+      first_name: 'Ada',
+      amount: '5.00',
+      seen: '1970-01-01T00:00:00.000Z',
+    });
   });
 
   it('refuses, as a validation error, fields JSON cannot hold, and stores nothing', async () => {
