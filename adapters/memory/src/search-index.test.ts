@@ -164,6 +164,27 @@ describe('memory search index against a brute-force reading', () => {
 });
 
 describe('indexing a lead', () => {
+  it('#22 makes no sort keys until a search sorts, then only the sorted field’s', async () => {
+    const table: SearchTable = new Map();
+    const ix = memorySearchIndex(table);
+    for (let i = 0; i < 20; i++) (await ix.index(generated(i)))._unsafeUnwrap();
+    const keys = (table.get(ACCOUNT) as unknown as { keys: Map<string, string[]> }).keys;
+    expect(keys.size).toBe(0);
+    const page = (
+      await ix.search({
+        account_id: ACCOUNT,
+        terms: [],
+        phrases: [],
+        from: 0,
+        limit: 5,
+        sort: { field: 'last_name', dir: 'asc' },
+      })
+    )._unsafeUnwrap();
+    expect(page.documents).toHaveLength(5);
+    expect([...keys.keys()]).toEqual(['last_name']);
+    expect(keys.get('last_name')).toHaveLength(20);
+  });
+
   it('#22 looks up the prefix lists of its new terms only: a term seen before knows its prefixes', async () => {
     const table: SearchTable = new Map();
     const ix = memorySearchIndex(table);

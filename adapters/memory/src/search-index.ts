@@ -41,7 +41,6 @@ interface Entry {
   readonly doc: SearchDocument;
   /** The lead's distinct terms. */
   readonly terms: readonly string[];
-  readonly sortKeys: Readonly<Record<SearchSortField, string>>;
 }
 
 /**
@@ -79,6 +78,12 @@ interface AccountIndex {
   /** Each document's words as phrases match them. */
   readonly phrases: PhraseStore;
   readonly orders: Map<SearchSortField, SortOrder>;
+  /**
+   * Each sorted field's keys by document number, made when a search first sorts by the field: most fields are never
+   * sorted by, and a lead's twelve keys made when it was indexed were 3 µs of its intake and a few hundred bytes of
+   * heap it kept (#22).
+   */
+  readonly keys: Map<SearchSortField, string[]>;
   dead: number;
   /** Reused by every query: candidates are intersected in place here, and scored here. */
   found: Uint32Array;
@@ -98,6 +103,7 @@ function emptyIndex(): AccountIndex {
     all: [],
     phrases: phraseStore(),
     orders: new Map(),
+    keys: new Map(),
     dead: 0,
     found: new Uint32Array(0),
     score: new Uint16Array(0),
@@ -108,17 +114,12 @@ function emptyIndex(): AccountIndex {
 function entryOf(doc: SearchDocument): { entry: Entry; words: string[][] } {
   const terms = new Set<string>([doc.lead_id.toLowerCase()]);
   const words: string[][] = [];
-  const sortKeys = { lead_id: doc.lead_id, submission_timestamp: doc.submission_timestamp } as Record<
-    SearchSortField,
-    string
-  >;
   for (const field of SEARCH_FIELDS) {
     const tokens = fieldTokens(field, doc.fields[field]);
     for (const t of tokens.terms) terms.add(t);
     words.push(tokens.words);
-    sortKeys[field] = normalizeText(doc.fields[field]).trim();
   }
-  return { entry: { doc, terms: [...terms], sortKeys }, words };
+  return { entry: { doc, terms: [...terms] }, words };
 }
 
 /** Appends `n` to the list, once: a document's postings are added together, so a repeat is the list's last number. */
@@ -262,6 +263,26 @@ function byRelevance(ix: AccountIndex, q: SearchIndexQuery, found: Postings, k: 
 
 const docCopy = (d: SearchDocument): SearchDocument => ({ ...d, fields: { ...d.fields } });
 
+/** What document `n` sorts by on `field` ('' for none, or a forgotten document); made once, on first use. */
+function sortKey(ix: AccountIndex, field: SearchSortField, n: number): string {
+  const entry = ix.entries[n];
+  if (!entry) return '';
+  let column = ix.keys.get(field);
+  if (!column) ix.keys.set(field, (column = []));
+  // Filled in document order, so the column never has holes (a sparse array would turn into a dictionary).
+  for (let m = column.length; m <= n; m++) {
+    const doc = ix.entries[m]?.doc;
+    column.push(
+      doc === undefined
+        ? ''
+        : field === 'lead_id' || field === 'submission_timestamp'
+          ? doc[field]
+          : normalizeText(doc.fields[field]).trim(),
+    );
+  }
+  return column[n] as string;
+}
+
 /** The field's order over every document, rebuilt once {@link TAIL} documents came after it. */
 function orderOf(ix: AccountIndex, field: SearchSortField, key: SortKey): SortOrder {
   const prior = ix.orders.get(field);
@@ -272,7 +293,7 @@ function orderOf(ix: AccountIndex, field: SearchSortField, key: SortKey): SortOr
 }
 
 function bySort(ix: AccountIndex, found: Postings, k: number, field: SearchSortField, dir: 'asc' | 'desc'): number[] {
-  const key: SortKey = (n) => ix.entries[n]?.sortKeys[field] ?? '';
+  const key: SortKey = (n) => sortKey(ix, field, n);
   return firstInOrder(orderOf(ix, field, key), found, k, dir, key);
 }
 
