@@ -37,12 +37,6 @@ const TAIL = 2048;
 const DENSE_MIN = 512;
 const DENSE_SHARE = 16;
 
-interface Entry {
-  readonly doc: SearchDocument;
-  /** The lead's distinct terms. */
-  readonly terms: readonly string[];
-}
-
 /**
  * A short prefix's documents. A dense one (`a`, `co`, `555`) also keeps a bitset:
  * intersecting with it is then one bit read per candidate instead of a merge
@@ -66,7 +60,8 @@ interface TermLists {
 
 /** One account's index. Documents are numbered in the order indexed (newest highest); lists hold numbers ascending. */
 interface AccountIndex {
-  readonly entries: (Entry | undefined)[];
+  /** Each document by number; a forgotten one's place is empty. Its terms are not kept: they are read again when needed. */
+  readonly entries: (SearchDocument | undefined)[];
   readonly byLead: Map<string, number>;
   /** Whole term → its documents and its prefixes' lists. */
   readonly terms: Map<string, TermLists>;
@@ -110,8 +105,8 @@ function emptyIndex(): AccountIndex {
   };
 }
 
-/** A document's entry, and its fields' words for phrases (read once with its terms; the entry does not keep them). */
-function entryOf(doc: SearchDocument): { entry: Entry; words: string[][] } {
+/** A document's distinct terms and its fields' words for phrases, read once. */
+function tokensOf(doc: SearchDocument): { terms: string[]; words: string[][] } {
   const terms = new Set<string>([doc.lead_id.toLowerCase()]);
   const words: string[][] = [];
   for (const field of SEARCH_FIELDS) {
@@ -119,7 +114,7 @@ function entryOf(doc: SearchDocument): { entry: Entry; words: string[][] } {
     for (const t of tokens.terms) terms.add(t);
     words.push(tokens.words);
   }
-  return { entry: { doc, terms: [...terms] }, words };
+  return { terms: [...terms], words };
 }
 
 /** Appends `n` to the list, once: a document's postings are added together, so a repeat is the list's last number. */
@@ -155,18 +150,19 @@ function termLists(ix: AccountIndex, term: string): TermLists {
  * most of a lead's terms (a first name, a domain, a state) are seen before, and their prefixes were sliced and looked
  * up again for every lead (#22).
  */
-function add(ix: AccountIndex, entry: Entry, words: readonly (readonly string[])[]): void {
-  const prior = ix.byLead.get(entry.doc.lead_id);
+function add(ix: AccountIndex, doc: SearchDocument): void {
+  const { terms, words } = tokensOf(doc);
+  const prior = ix.byLead.get(doc.lead_id);
   if (prior !== undefined) {
     ix.entries[prior] = undefined;
     ix.dead++;
   }
   const n = ix.entries.length;
-  ix.entries.push(entry);
-  ix.byLead.set(entry.doc.lead_id, n);
+  ix.entries.push(doc);
+  ix.byLead.set(doc.lead_id, n);
   ix.all.push(n);
   addPhrases(ix.phrases, words);
-  for (const term of entry.terms) {
+  for (const term of terms) {
     const lists = ix.terms.get(term) ?? termLists(ix, term);
     post(lists.docs, n);
     if (lists.one) postShort(lists.one, n);
@@ -179,7 +175,7 @@ function add(ix: AccountIndex, entry: Entry, words: readonly (readonly string[])
 function compact(ix: AccountIndex): AccountIndex {
   if (ix.dead * 4 < ix.entries.length) return ix;
   const fresh = emptyIndex();
-  for (const e of ix.entries) if (e) add(fresh, e, entryOf(e.doc).words);
+  for (const doc of ix.entries) if (doc) add(fresh, doc);
   return fresh;
 }
 
@@ -265,13 +261,12 @@ const docCopy = (d: SearchDocument): SearchDocument => ({ ...d, fields: { ...d.f
 
 /** What document `n` sorts by on `field` ('' for none, or a forgotten document); made once, on first use. */
 function sortKey(ix: AccountIndex, field: SearchSortField, n: number): string {
-  const entry = ix.entries[n];
-  if (!entry) return '';
+  if (!ix.entries[n]) return '';
   let column = ix.keys.get(field);
   if (!column) ix.keys.set(field, (column = []));
   // Filled in document order, so the column never has holes (a sparse array would turn into a dictionary).
   for (let m = column.length; m <= n; m++) {
-    const doc = ix.entries[m]?.doc;
+    const doc = ix.entries[m];
     column.push(
       doc === undefined
         ? ''
@@ -311,8 +306,7 @@ export function memorySearchIndex(table: SearchTable = new Map()): SearchIndex {
     index(document) {
       let ix = table.get(document.account_id);
       if (!ix) table.set(document.account_id, (ix = emptyIndex()));
-      const { entry, words } = entryOf(docCopy(document));
-      add(ix, entry, words);
+      add(ix, docCopy(document));
       table.set(document.account_id, compact(ix));
       return DONE;
     },
@@ -324,15 +318,15 @@ export function memorySearchIndex(table: SearchTable = new Map()): SearchIndex {
       const page = q.sort ? bySort(ix, found, k, q.sort.field, q.sort.dir) : byRelevance(ix, q, found, k);
       return okAsync({
         total: Math.min(found.length, SEARCH_MAX_REACHABLE),
-        documents: page.slice(q.from, k).map((n) => docCopy((ix.entries[n] as Entry).doc)),
+        documents: page.slice(q.from, k).map((n) => docCopy(ix.entries[n] as SearchDocument)),
       });
     },
     purgeExpired(before) {
       let purged = 0;
       for (const [account, ix] of table) {
         for (const [lead, n] of ix.byLead) {
-          const e = ix.entries[n];
-          if (e && e.doc.expires_at < before) {
+          const doc = ix.entries[n];
+          if (doc && doc.expires_at < before) {
             ix.entries[n] = undefined;
             ix.byLead.delete(lead);
             ix.dead++;
