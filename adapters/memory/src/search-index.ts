@@ -8,7 +8,6 @@ import {
   type SearchIndexQuery,
   type SearchSortField,
 } from '@leadroute/core';
-import SearchableMap from 'minisearch/SearchableMap';
 import { okAsync } from 'neverthrow';
 import {
   type Bits,
@@ -24,6 +23,7 @@ import {
 import { addPhrases, holdsPhrase, type PhraseStore, phraseIds, phraseStore } from './search/phrases';
 import { buildOrder, firstInOrder, type SortKey, type SortOrder } from './search/sort-order';
 import { DONE } from './done';
+import { bound, type SortedIds, sortedIds } from './sorted-ids';
 
 /**
  * Prefixes up to this length keep their own posting lists, so a one- or
@@ -65,8 +65,11 @@ interface AccountIndex {
   readonly byLead: Map<string, number>;
   /** Whole term → its documents and its prefixes' lists. */
   readonly terms: Map<string, TermLists>;
-  /** The same lists in MiniSearch's radix tree, for prefix ranges without scanning every term. */
-  readonly dictionary: SearchableMap<number[]>;
+  /**
+   * Every whole term in order, for prefixes longer than {@link SHORT}: the terms a prefix begins are one range of it.
+   * (MiniSearch's radix tree held them before, a Map per node: 0.53 KB of every stored lead's heap, #22.)
+   */
+  readonly vocabulary: SortedIds;
   /** Prefix of up to {@link SHORT} characters → documents with a term starting so. */
   readonly short: Map<string, ShortList>;
   readonly all: number[];
@@ -93,7 +96,7 @@ function emptyIndex(): AccountIndex {
     entries: [],
     byLead: new Map(),
     terms: new Map(),
-    dictionary: new SearchableMap(),
+    vocabulary: sortedIds(),
     short: new Map(),
     all: [],
     phrases: phraseStore(),
@@ -141,7 +144,7 @@ function termLists(ix: AccountIndex, term: string): TermLists {
   };
   const lists: TermLists = { docs: [], one: short(1), two: short(2), three: short(3) };
   ix.terms.set(term, lists);
-  ix.dictionary.set(term, lists.docs);
+  ix.vocabulary.add(term);
   return lists;
 }
 
@@ -189,7 +192,12 @@ interface QueryList {
 function prefixList(ix: AccountIndex, prefix: string): QueryList {
   if (prefix.length <= SHORT) return ix.short.get(prefix) ?? { docs: NO_POSTINGS, bits: undefined };
   const lists: number[][] = [];
-  for (const [, list] of ix.dictionary.atPrefix(prefix)) lists.push(list);
+  const vocabulary = ix.vocabulary.ascending();
+  for (let i = bound(vocabulary, prefix, true); i < vocabulary.length; i++) {
+    const term = vocabulary[i] as string;
+    if (!term.startsWith(prefix)) break;
+    lists.push((ix.terms.get(term) as TermLists).docs);
+  }
   return { docs: union(lists), bits: undefined };
 }
 
@@ -293,11 +301,11 @@ function bySort(ix: AccountIndex, found: Postings, k: number, field: SearchSortF
 }
 
 /**
- * Lead search in memory on MiniSearch's radix tree (`minisearch/SearchableMap`)
- * rather than the MiniSearch engine itself: the engine expands every prefix to
- * all its terms and scores every match, ~0.7 s at p99 over 100k leads. Here
+ * Lead search in memory on posting lists of its own rather than the MiniSearch
+ * engine: the engine expands every prefix to all its terms and scores every
+ * match, ~0.7 s at p99 over 100k leads. Here
  * prefixes of up to three characters have their own posting lists, longer ones
- * expand to the few terms they match, terms intersect smallest first, phrases
+ * expand to the few terms they match (a range of the sorted vocabulary), terms intersect smallest first, phrases
  * are checked on the word ids kept per lead, and only the page is ranked or
  * read off a prebuilt sort order.
  */
