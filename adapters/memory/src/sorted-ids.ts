@@ -18,7 +18,7 @@ export function bound(ids: readonly string[], id: string, inclusive: boolean): n
  */
 const SETTLE_AT = 16_384;
 
-/** A set of distinct IDs read in ascending order: see {@link sortedIds}. */
+/** A set of distinct IDs (or any strings: the search index keeps its vocabulary in one) read in ascending order: see {@link sortedIds}. */
 export interface SortedIds {
   /** Adds an ID the set does not hold. */
   add(id: string): void;
