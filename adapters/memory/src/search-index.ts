@@ -1,12 +1,11 @@
 import {
-  fieldTokens,
-  normalizeText,
-  SEARCH_FIELDS,
+  documentTokens,
   SEARCH_MAX_REACHABLE,
   type SearchDocument,
   type SearchIndex,
   type SearchIndexQuery,
   type SearchSortField,
+  searchSortKey,
 } from '@leadroute/core';
 import { okAsync } from 'neverthrow';
 import {
@@ -108,18 +107,6 @@ function emptyIndex(): AccountIndex {
   };
 }
 
-/** A document's distinct terms and its fields' words for phrases, read once. */
-function tokensOf(doc: SearchDocument): { terms: string[]; words: string[][] } {
-  const terms = new Set<string>([doc.lead_id.toLowerCase()]);
-  const words: string[][] = [];
-  for (const field of SEARCH_FIELDS) {
-    const tokens = fieldTokens(field, doc.fields[field]);
-    for (const t of tokens.terms) terms.add(t);
-    words.push(tokens.words);
-  }
-  return { terms: [...terms], words };
-}
-
 /** Appends `n` to the list, once: a document's postings are added together, so a repeat is the list's last number. */
 function post(list: number[], n: number): void {
   if (list[list.length - 1] !== n) list.push(n);
@@ -154,7 +141,7 @@ function termLists(ix: AccountIndex, term: string): TermLists {
  * up again for every lead (#22).
  */
 function add(ix: AccountIndex, doc: SearchDocument): void {
-  const { terms, words } = tokensOf(doc);
+  const { terms, words } = documentTokens(doc);
   const prior = ix.byLead.get(doc.lead_id);
   if (prior !== undefined) {
     ix.entries[prior] = undefined;
@@ -275,13 +262,7 @@ function sortKey(ix: AccountIndex, field: SearchSortField, n: number): string {
   // Filled in document order, so the column never has holes (a sparse array would turn into a dictionary).
   for (let m = column.length; m <= n; m++) {
     const doc = ix.entries[m];
-    column.push(
-      doc === undefined
-        ? ''
-        : field === 'lead_id' || field === 'submission_timestamp'
-          ? doc[field]
-          : normalizeText(doc.fields[field]).trim(),
-    );
+    column.push(doc === undefined ? '' : searchSortKey(doc, field));
   }
   return column[n] as string;
 }

@@ -9,6 +9,7 @@ import {
   aSearchDocument,
   freshId,
 } from '@leadroute/testkit';
+import { documentTerms } from '@leadroute/core';
 import { describe, expect, it } from 'vitest';
 import {
   credentialDocument,
@@ -23,7 +24,7 @@ import {
   toLead,
 } from './records';
 import { alertDocument, certificateDocument, jobDocument, toAlert, toCertificate, toJob } from './records-work';
-import { documentTerms, searchDocument, toSearchDocument } from './search-document';
+import { searchDocument, toSearchDocument } from './search-document';
 
 describe('record documents', () => {
   it('come back exactly as the ports gave them', () => {

@@ -1,13 +1,13 @@
-import { fieldTerms, normalizeText, phraseText, SEARCH_FIELDS, type SearchDocument } from '@leadroute/core';
+import {
+  documentTerms,
+  phraseText,
+  SEARCH_FIELDS,
+  SEARCH_SORT_FIELDS,
+  type SearchDocument,
+  searchSortKey,
+} from '@leadroute/core';
 import { toDate } from './documents';
 import type { SearchDoc } from './records-work';
-
-/** The terms a lead is found by, as the memory and PostgreSQL indexes take them: its lead ID and each field's terms. */
-export function documentTerms(doc: SearchDocument): string[] {
-  const terms = new Set<string>([doc.lead_id.toLowerCase()]);
-  for (const field of SEARCH_FIELDS) for (const t of fieldTerms(field, doc.fields[field])) terms.add(t);
-  return [...terms];
-}
 
 /**
  * Every field's phrase text (core's `phraseText`: ` w1 w2 `), fields apart by a line
@@ -19,8 +19,8 @@ export const documentPhraseText = (doc: SearchDocument): string =>
 
 /** The key each sortable field sorts by: normalized text, '' when the lead has none. */
 export function sortKeys(doc: SearchDocument): Record<string, string> {
-  const keys: Record<string, string> = { lead_id: doc.lead_id, submission_timestamp: doc.submission_timestamp };
-  for (const field of SEARCH_FIELDS) keys[field] = normalizeText(doc.fields[field]).trim();
+  const keys: Record<string, string> = {};
+  for (const field of SEARCH_SORT_FIELDS) keys[field] = searchSortKey(doc, field);
   return keys;
 }
 

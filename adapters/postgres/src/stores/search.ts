@@ -1,14 +1,15 @@
 import {
-  fieldTerms,
-  normalizeText,
+  documentTerms,
   phraseText as fieldPhraseText,
   SEARCH_FIELDS,
   SEARCH_MAX_REACHABLE,
+  SEARCH_SORT_FIELDS,
   type SearchDocument,
   type SearchIndex,
   type SearchIndexQuery,
   type SearchPhrase,
   type StoreError,
+  searchSortKey,
 } from '@leadroute/core';
 import { createHash } from 'node:crypto';
 import { okAsync, ResultAsync } from 'neverthrow';
@@ -67,13 +68,6 @@ function prefixLexemes(tag: string, terms: readonly string[]): string[] {
 /** A lexeme quoted for tsquery text (quotes doubled, backslashes escaped). */
 const quoted = (text: string): string => `'${text.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
 
-/** The terms a document is found by, as the memory index takes them: its lead ID and each field's terms. */
-export function documentTerms(doc: SearchDocument): string[] {
-  const terms = new Set<string>([doc.lead_id.toLowerCase()]);
-  for (const field of SEARCH_FIELDS) for (const t of fieldTerms(field, doc.fields[field])) terms.add(t);
-  return [...terms];
-}
-
 /**
  * Every field's phrase text (core's `phraseText`: ` w1 w2 `), fields apart by a line
  * break: a phrase (words joined by single spaces, never a line break) is held by a
@@ -92,11 +86,8 @@ const sortable = (text: string): string =>
     .replaceAll('\u0000', '');
 
 function sortKeys(doc: SearchDocument): Record<string, string> {
-  const keys: Record<string, string> = {
-    lead_id: sortable(doc.lead_id),
-    submission_timestamp: sortable(doc.submission_timestamp),
-  };
-  for (const field of SEARCH_FIELDS) keys[field] = sortable(normalizeText(doc.fields[field]).trim());
+  const keys: Record<string, string> = {};
+  for (const field of SEARCH_SORT_FIELDS) keys[field] = sortable(searchSortKey(doc, field));
   return keys;
 }
 

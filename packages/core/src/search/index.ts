@@ -8,6 +8,8 @@ export {
 } from './params';
 export { createSearchApi, type SearchApi, type SearchHit, type SearchResult, searchDocument } from './service';
 export {
+  documentTerms,
+  documentTokens,
   fieldTerms,
   fieldTokens,
   holdsPhrase,
@@ -16,5 +18,6 @@ export {
   parseSearchText,
   phoneDigits,
   phraseText,
+  searchSortKey,
   words,
 } from './tokens';

@@ -1,4 +1,10 @@
-import type { SearchField, SearchPhrase } from '../ports/search';
+import {
+  SEARCH_FIELDS,
+  type SearchDocument,
+  type SearchField,
+  type SearchPhrase,
+  type SearchSortField,
+} from '../ports/search';
 
 /** Runs of letters or of digits: `smith123` is two words, so an e-mail address is not one unique term. */
 const WORD = /\p{L}+|\p{N}+/gu;
@@ -87,4 +93,30 @@ export function fieldTokens(field: SearchField, value: string): { terms: string[
     return { terms: fieldTerms(field, value), words: fieldWords(field, value) };
   const same = words(value);
   return { terms: same, words: same };
+}
+
+/**
+ * A lead's search terms, each once (its lead ID, lower-cased, and each field's terms), and each field's words for
+ * phrases, its fields read once: what every index finds a lead by.
+ */
+export function documentTokens(doc: SearchDocument): { terms: string[]; words: string[][] } {
+  const terms = new Set<string>([doc.lead_id.toLowerCase()]);
+  const words: string[][] = [];
+  for (const field of SEARCH_FIELDS) {
+    const tokens = fieldTokens(field, doc.fields[field]);
+    for (const t of tokens.terms) terms.add(t);
+    words.push(tokens.words);
+  }
+  return { terms: [...terms], words };
+}
+
+/** A lead's search terms (see {@link documentTokens}). */
+export const documentTerms = (doc: SearchDocument): string[] => documentTokens(doc).terms;
+
+/**
+ * What a lead sorts by on `field`: its lead ID and submission time as they are, a field's text normalized and trimmed
+ * ('' when it has none, which every index puts last).
+ */
+export function searchSortKey(doc: SearchDocument, field: SearchSortField): string {
+  return field === 'lead_id' || field === 'submission_timestamp' ? doc[field] : normalizeText(doc.fields[field]).trim();
 }
