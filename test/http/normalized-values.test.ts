@@ -109,4 +109,15 @@ describe.each(CASES)('#24.2 normalized values through %s on %s', (bindingName, s
     await submit(id, { phone_1: '512-555-0142', state: 'TX', postal_code: '78701 1234', email: 'a@b.co' });
     expect(scripted.received.length - before).toBe(1);
   });
+
+  it("types fields named after Object's members as strings: the lead is taken and delivered, not a 500", async () => {
+    const id = await flow({
+      rule_set: { op: 'and', rules: [{ lhv: 'lead.toString', op: 'is equal to', rhv: 'x' }] },
+    });
+    const lead = { toString: 'x', valueOf: 'v', hasOwnProperty: 'h', state: 'TX', email: 'a@b.co' };
+    const res = await submit(id, lead);
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.outcome).toBe('success');
+    expect(scripted.received.at(-1)?.lead).toMatchObject({ ...lead });
+  });
 });

@@ -271,6 +271,27 @@ describe('#22 what a lead brought is its own', () => {
     }
     expect(t.storage.tables.leads.size).toBe(0);
   });
+
+  it('takes fields named constructor, __proto__ or toString as fields: delivered and stored, nothing thrown', async () => {
+    const t = await createTestService();
+    const { flow, sourceId } = await t.simpleFlow();
+    const fields = JSON.parse('{"first_name":"Ada","constructor":"c","__proto__":"p","toString":"t"}') as Record<
+      string,
+      unknown
+    >;
+    const result = await t.service.leads.submit(flow.id, sourceId, fields);
+    expect(result._unsafeUnwrap().outcome).toBe('success');
+    const [delivered] = t.recipient.received;
+    expect(Object.getOwnPropertyDescriptor(delivered?.lead, 'constructor')?.value).toBe('c');
+    expect(Object.getOwnPropertyDescriptor(delivered?.lead, '__proto__')?.value).toBe('p');
+    expect(Object.getOwnPropertyDescriptor(delivered?.lead, 'toString')?.value).toBe('t');
+    expect(Object.keys(t.storage.tables.leads.get(result._unsafeUnwrap().lead.id)?.fields ?? {})).toEqual([
+      'first_name',
+      'constructor',
+      '__proto__',
+      'toString',
+    ]);
+  });
 });
 
 describe("a flow's configuration in its events", () => {

@@ -74,12 +74,19 @@ function vars(run: LeadRun, extra: Record<string, unknown>): Record<string, unkn
 function mappedLead(run: LeadRun, compiled: CompiledStep, ctx: Record<string, unknown>): Record<string, unknown> {
   const typed = run.ctx.lead as Record<string, unknown>;
   const lead: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(run.raw)) lead[field] = deliveredValue(typed[field] ?? value);
+  for (const [field, value] of Object.entries(run.raw)) put(lead, field, deliveredValue(typed[field] ?? value));
   for (const m of compiled.mappings) {
     if (m.applies && !m.applies(ctx, run.env).pass) continue;
-    lead[m.property] = deliveredValue(m.value(ctx, run.env), m.raw);
+    put(lead, m.property, deliveredValue(m.value(ctx, run.env), m.raw));
   }
   return lead;
+}
+
+/** Sets a property, as its own data even when named `__proto__` (which an assignment would take as the prototype). */
+function put(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
+  else target[key] = value;
 }
 
 function eventCredential(c: CredentialRecord): EventCredential {

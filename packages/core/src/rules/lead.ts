@@ -41,10 +41,12 @@ export function typeLead(
   }
   const typed: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(lead)) {
-    const type = types.get(key) ?? STANDARD_LEAD_FIELDS[key];
+    // Own names only: `constructor` or `__proto__` would find Object's members.
+    const type = types.get(key) ?? (Object.hasOwn(STANDARD_LEAD_FIELDS, key) ? STANDARD_LEAD_FIELDS[key] : undefined);
     // An undeclared nested object stays as is, so paths can reach inside it.
+    // Defined, not assigned: a field named __proto__ stays a field.
     if (type === undefined && typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
-      typed[key] = raw;
+      Object.defineProperty(typed, key, { value: raw, enumerable: true, configurable: true, writable: true });
       continue;
     }
     // Parsed on first read, then kept (#22): most rules read a few fields, and a phone

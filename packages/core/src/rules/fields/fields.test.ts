@@ -178,6 +178,23 @@ describe('typeLead', () => {
     lead.state = 'replaced';
     expect(lead.state).toBe('replaced');
   });
+
+  it('keeps a field named __proto__ or constructor as a field, nested or typed', () => {
+    const fields = JSON.parse('{"__proto__": {"polluted": true}, "state": "TX"}') as Record<string, unknown>;
+    const lead = typeLead(fields);
+    expect(Object.getPrototypeOf(lead)).toBe(Object.prototype);
+    expect((lead as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(Object.keys(lead)).toEqual(['__proto__', 'state']);
+    const typed = typeLead(JSON.parse('{"__proto__": "x"}') as Record<string, unknown>, [
+      { id: 'lead.__proto__', type: 'string' },
+    ]);
+    expect(Object.getPrototypeOf(typed)).toBe(Object.prototype);
+    expect(Object.entries(typed)).toMatchObject([['__proto__', { type: 'string', raw: 'x' }]]);
+    // Not standard field names: typed as strings, not by Object's members of those names.
+    const named = typeLead(JSON.parse('{"__proto__": "a", "constructor": "b"}') as Record<string, unknown>);
+    expect(Object.entries(named)[0]).toMatchObject(['__proto__', { type: 'string', raw: 'a' }]);
+    expect(named.constructor).toMatchObject({ type: 'string', raw: 'b' });
+  });
 });
 
 describe('isEmailAddress (RFC 5321 sizes)', () => {
