@@ -22,6 +22,19 @@ export const STANDARD_LEAD_FIELDS: Readonly<Record<string, FieldType>> = Object.
   trustedform_cert_url: 'trustedform_cert_url',
 });
 
+const DATA = { enumerable: true, configurable: true, writable: true } as const;
+
+/**
+ * The types parsed on a field's first read, then kept (#22): a phone number's parse
+ * (libphonenumber with full metadata) cost more than the rest of a lead's typing
+ * together, and dates go through date-fns formats one after another; a rule set reads
+ * a few fields. The other types are parsed at once: a getter per field, replaced by the
+ * value on its first read, cost more than their parse: a delivery reads every field, and
+ * memory intake took about a tenth less CPU a lead without them (medians of six
+ * interleaved runs, 191 against 162 µs; 147 against 136 in quieter runs of five).
+ */
+const PARSED_ON_READ: ReadonlySet<FieldType> = new Set<FieldType>(['phone', 'date', 'time', 'dob']);
+
 /**
  * Parses every field of a lead once, for the rule context's `lead`. Standard fields
  * carry their type; others are strings unless `declared` (ids like `lead.loan_amount`
@@ -46,22 +59,24 @@ export function typeLead(
     // An undeclared nested object stays as is, so paths can reach inside it.
     // Defined, not assigned: a field named __proto__ stays a field.
     if (type === undefined && typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
-      Object.defineProperty(typed, key, { value: raw, enumerable: true, configurable: true, writable: true });
+      Object.defineProperty(typed, key, { value: raw, ...DATA });
       continue;
     }
-    // Parsed on first read, then kept (#22): most rules read a few fields, and a phone
-    // number's parse (libphonenumber with full metadata) cost more than the rest of a
-    // lead's typing together. Reading every property (spread, equality) parses them all.
+    const as = type ?? 'string';
+    if (!PARSED_ON_READ.has(as)) {
+      Object.defineProperty(typed, key, { value: parseValue(as, raw, options), ...DATA });
+      continue;
+    }
     Object.defineProperty(typed, key, {
       enumerable: true,
       configurable: true,
       get() {
-        const value = parseValue(type ?? 'string', raw, options);
-        Object.defineProperty(typed, key, { value, enumerable: true, configurable: true, writable: true });
+        const value = parseValue(as, raw, options);
+        Object.defineProperty(typed, key, { value, ...DATA });
         return value;
       },
       set(value: unknown) {
-        Object.defineProperty(typed, key, { value, enumerable: true, configurable: true, writable: true });
+        Object.defineProperty(typed, key, { value, ...DATA });
       },
     });
   }

@@ -179,6 +179,20 @@ describe('typeLead', () => {
     expect(lead.state).toBe('replaced');
   });
 
+  it('#22 parses phones and dates on first read and the cheaper types at once', () => {
+    const lead = typeLead({ phone_1: '2125550123', dob: '1990-05-01', email: 'A@B.com', state: 'texas', note: 'x' }, [
+      { id: 'lead.note', type: 'string' },
+    ]);
+    const getter = (key: string) => Object.getOwnPropertyDescriptor(lead, key)?.get;
+    expect(getter('phone_1')).toBeTypeOf('function');
+    expect(getter('dob')).toBeTypeOf('function');
+    for (const key of ['email', 'state', 'note']) {
+      expect(getter(key), key).toBeUndefined();
+      expect(Object.getOwnPropertyDescriptor(lead, key)?.writable, key).toBe(true);
+    }
+    expect(lead.email).toMatchObject({ type: 'email', normal: 'a@b.com' });
+  });
+
   it('keeps a field named __proto__ or constructor as a field, nested or typed', () => {
     const fields = JSON.parse('{"__proto__": {"polluted": true}, "state": "TX"}') as Record<string, unknown>;
     const lead = typeLead(fields);
