@@ -73,7 +73,8 @@ export function createThrottle(options: ThrottleOptions): Throttle {
  * could otherwise try from 2^64 addresses. The WHATWG URL parser puts IPv6 in canonical form.
  */
 export function clientKey(address: string): string {
-  if (!isIPv6(address)) return address;
+  // Every IPv6 address has a colon: an IPv4 one (most clients) skips isIPv6's long regular expression.
+  if (!address.includes(':') || !isIPv6(address)) return address;
   const mapped = address.toLowerCase().startsWith('::ffff:') ? address.slice(7) : undefined;
   if (mapped !== undefined && isIPv4(mapped)) return mapped;
   let canonical: string;
