@@ -32,3 +32,12 @@ export interface CopyOptions {
    */
   readonly json?: boolean;
 }
+
+/** The descriptor of a plain own data property, as an assignment makes one. */
+export const OWN_DATA = { enumerable: true, configurable: true, writable: true } as const;
+
+/** Sets `key` on `target` as its own data property, also when it is `__proto__` (which an assignment takes as the prototype). */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, ...OWN_DATA });
+  else target[key] = value;
+}

@@ -1,4 +1,5 @@
 import { okAsync, ResultAsync } from 'neverthrow';
+import { setOwn } from '../data-copy';
 import { errors, type LeadrouteError } from '../errors';
 import type { EventCredential, Outcome, StoredEvent } from '../domain/events';
 import { EVENT_RETENTION_MS, EVENT_SCHEMA_VERSION, HANDLER_VERSION } from '../domain/events';
@@ -74,19 +75,12 @@ function vars(run: LeadRun, extra: Record<string, unknown>): Record<string, unkn
 function mappedLead(run: LeadRun, compiled: CompiledStep, ctx: Record<string, unknown>): Record<string, unknown> {
   const typed = run.ctx.lead as Record<string, unknown>;
   const lead: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(run.raw)) put(lead, field, deliveredValue(typed[field] ?? value));
+  for (const [field, value] of Object.entries(run.raw)) setOwn(lead, field, deliveredValue(typed[field] ?? value));
   for (const m of compiled.mappings) {
     if (m.applies && !m.applies(ctx, run.env).pass) continue;
-    put(lead, m.property, deliveredValue(m.value(ctx, run.env), m.raw));
+    setOwn(lead, m.property, deliveredValue(m.value(ctx, run.env), m.raw));
   }
   return lead;
-}
-
-/** Sets a property, as its own data even when named `__proto__` (which an assignment would take as the prototype). */
-function put(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__')
-    Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
-  else target[key] = value;
 }
 
 function eventCredential(c: CredentialRecord): EventCredential {

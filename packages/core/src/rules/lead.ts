@@ -1,3 +1,4 @@
+import { OWN_DATA } from '../data-copy';
 import type { ParseOptions } from './fields/parsed';
 import { parseValue } from './fields/parse';
 import type { FieldDeclaration, FieldType } from '../domain/rules';
@@ -21,8 +22,6 @@ export const STANDARD_LEAD_FIELDS: Readonly<Record<string, FieldType>> = Object.
   ip_address: 'ip',
   trustedform_cert_url: 'trustedform_cert_url',
 });
-
-const DATA = { enumerable: true, configurable: true, writable: true } as const;
 
 /**
  * The types parsed on a field's first read, then kept (#22): a phone number's parse
@@ -59,12 +58,12 @@ export function typeLead(
     // An undeclared nested object stays as is, so paths can reach inside it.
     // Defined, not assigned: a field named __proto__ stays a field.
     if (type === undefined && typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
-      Object.defineProperty(typed, key, { value: raw, ...DATA });
+      Object.defineProperty(typed, key, { value: raw, ...OWN_DATA });
       continue;
     }
     const as = type ?? 'string';
     if (!PARSED_ON_READ.has(as)) {
-      Object.defineProperty(typed, key, { value: parseValue(as, raw, options), ...DATA });
+      Object.defineProperty(typed, key, { value: parseValue(as, raw, options), ...OWN_DATA });
       continue;
     }
     Object.defineProperty(typed, key, {
@@ -72,11 +71,11 @@ export function typeLead(
       configurable: true,
       get() {
         const value = parseValue(as, raw, options);
-        Object.defineProperty(typed, key, { value, ...DATA });
+        Object.defineProperty(typed, key, { value, ...OWN_DATA });
         return value;
       },
       set(value: unknown) {
-        Object.defineProperty(typed, key, { value, ...DATA });
+        Object.defineProperty(typed, key, { value, ...OWN_DATA });
       },
     });
   }
