@@ -1,7 +1,6 @@
 import {
-  documentTerms,
-  phraseText as fieldPhraseText,
-  SEARCH_FIELDS,
+  documentTokens,
+  phraseLines,
   SEARCH_MAX_REACHABLE,
   SEARCH_SORT_FIELDS,
   type SearchDocument,
@@ -67,15 +66,6 @@ function prefixLexemes(tag: string, terms: readonly string[]): string[] {
 
 /** A lexeme quoted for tsquery text (quotes doubled, backslashes escaped). */
 const quoted = (text: string): string => `'${text.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
-
-/**
- * Every field's phrase text (core's `phraseText`: ` w1 w2 `), fields apart by a line
- * break: a phrase (words joined by single spaces, never a line break) is held by a
- * field exactly when ` <phrase> ` occurs in this text, as `holdsPhrase` has it.
- */
-export function phraseText(doc: SearchDocument): string {
-  return SEARCH_FIELDS.map((field) => fieldPhraseText(field, doc.fields[field])).join('\n');
-}
 
 /**
  * jsonb holds neither NULs nor lone surrogates; sort keys drop the first and mend the second (as `toWellFormed` would).
@@ -377,10 +367,11 @@ export const indexDocuments = (table: string): WriteKind<SearchDocument, undefin
       (round) => {
         const rows = columnsOf(round, TYPES.length, ({ input: doc }) => {
           const tag = accountTag(doc.account_id);
-          const own = documentTerms(doc);
+          // The fields are read once for both the terms and the phrase text.
+          const { terms: own, words } = documentTokens(doc);
           const lexemes = new Set(own.map((t) => lexeme(tag, t)));
           for (const prefix of prefixLexemes(tag, own)) lexemes.add(prefix);
-          return [doc.account_id, doc.lead_id, [...lexemes].join(' '), phraseText(doc), doc.expires_at];
+          return [doc.account_id, doc.lead_id, [...lexemes].join(' '), phraseLines(words), doc.expires_at];
         });
         const p = TYPES.length;
         return {

@@ -8,7 +8,6 @@ export {
 } from './params';
 export { createSearchApi, type SearchApi, type SearchHit, type SearchResult, searchDocument } from './service';
 export {
-  documentTerms,
   documentTokens,
   fieldTerms,
   fieldTokens,
@@ -17,6 +16,7 @@ export {
   type ParsedSearch,
   parseSearchText,
   phoneDigits,
+  phraseLines,
   phraseText,
   searchSortKey,
   words,

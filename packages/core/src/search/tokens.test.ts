@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SEARCH_FIELDS } from '../ports/search';
-import { fieldTerms, fieldTokens, phraseText } from './tokens';
+import { SEARCH_FIELDS, type SearchDocument } from '../ports/search';
+import { documentTokens, fieldTerms, fieldTokens, phraseLines, phraseText } from './tokens';
 
 describe('fieldTokens', () => {
   it('#22 reads a field once into exactly its terms and its phrase words', () => {
@@ -18,5 +18,26 @@ describe('fieldTokens', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('phraseLines', () => {
+  it("is each field's phraseText, one field a line, from the words documentTokens read", () => {
+    const fields = Object.fromEntries(SEARCH_FIELDS.map((f) => [f, ''])) as SearchDocument['fields'];
+    const doc: SearchDocument = {
+      lead_id: 'a'.repeat(24),
+      account_id: 'b'.repeat(24),
+      flow_id: 'c'.repeat(24),
+      flow_name: 'F',
+      source_id: 'd'.repeat(24),
+      source_name: 'S',
+      submission_timestamp: '2026-01-01T00:00:00.000Z',
+      event_id: 'e'.repeat(24),
+      expires_at: '2027-01-01T00:00:00.000Z',
+      fields: { ...fields, first_name: 'José  Núñez', phone_1: '(512) 555-0142', email: 'ada.lovelace@example.com' },
+    };
+    const text = phraseLines(documentTokens(doc).words);
+    expect(text).toBe(SEARCH_FIELDS.map((f) => phraseText(f, doc.fields[f])).join('\n'));
+    expect(text.split('\n')).toHaveLength(SEARCH_FIELDS.length);
   });
 });

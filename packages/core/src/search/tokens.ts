@@ -110,8 +110,13 @@ export function documentTokens(doc: SearchDocument): { terms: string[]; words: s
   return { terms: [...terms], words };
 }
 
-/** A lead's search terms (see {@link documentTokens}). */
-export const documentTerms = (doc: SearchDocument): string[] => documentTokens(doc).terms;
+/**
+ * A lead's phrase text from its fields' words ({@link documentTokens}): each field's as {@link phraseText} has it
+ * (` w1 w2 `), fields apart by a line break. A phrase (words joined by single spaces, never a line break) is held by a
+ * field exactly when ` <phrase> ` occurs in this text, as {@link holdsPhrase} has it.
+ */
+export const phraseLines = (words: readonly (readonly string[])[]): string =>
+  words.map((field) => ` ${field.join(' ')} `).join('\n');
 
 /**
  * What a lead sorts by on `field`: its lead ID and submission time as they are, a field's text normalized and trimmed
