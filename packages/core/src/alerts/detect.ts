@@ -6,6 +6,7 @@ import type { StoredAlert } from '../ports/alerts';
 import type { Logger } from '../ports/logger';
 import type { Storage } from '../ports/storage';
 import { isoTime } from '../time';
+import { timeSlices } from '../turns';
 import {
   type Aggregate,
   clearHours,
@@ -323,8 +324,14 @@ export function detectPass(
           const pass = kept ? (kept.passes += 1) : 0;
           const weights: WeightCache = new Map();
           let next = 0;
+          // On memory storage a pass never waits: over thousands of accounts it lets the event loop turn as it goes.
+          const slices = timeSlices();
           const worker = async () => {
             while (next < accounts.length) {
+              if (slices.due()) {
+                await slices.pause();
+                continue;
+              }
               const accountId = accounts[next++] as Id;
               const lease = `alerts:${accountId}`;
               const taken = await storage.alerts.tryLease(lease, deps.owner, isoTime(now), isoTime(now + leaseMs));

@@ -10,6 +10,7 @@ import type { Notifier } from '../ports/notifier';
 import type { Storage } from '../ports/storage';
 import { compileRules } from '../rules';
 import { formatInZone, isoTime } from '../time';
+import { timeSlices } from '../turns';
 import { compileColumns, rulesOnEvents } from './columns';
 import { notifyFinished } from './notify';
 import type { ExportSettings } from './settings';
@@ -176,9 +177,12 @@ async function produce(
   const env = { now, timeZone: account.time_zone };
   const filter = exp.filter_rules.length > 0 ? compileRules(rulesOnEvents(exp.filter_rules), 'and') : undefined;
   const toRow = compileColumns(exp.fields, { format: exp.date_format, timeZone: account.time_zone });
+  // A file store and storage in memory never make the loop wait: it lets the event loop turn as it goes.
+  const slices = timeSlices();
   const write = async (row: string[]): Promise<boolean> => {
     if (out.destroyed) return false;
     if (!out.write(row)) await drained(out);
+    if (slices.due()) await slices.pause();
     return !out.destroyed;
   };
   const consumerGone = (): Produced => ({ kind: 'failed', message: 'The file store stopped reading the export.' });
