@@ -6,6 +6,7 @@ import type { Clock } from '../ports/clock';
 import type { Storage } from '../ports/storage';
 import { type CompiledRuleSet, compileRules } from '../rules';
 import { isoTime } from '../time';
+import { timeSlices } from '../turns';
 import { project } from './project';
 import { type EventQuery, parseEventQuery } from './query';
 import type { EventRecord, StoredEvent } from '../domain/events';
@@ -48,14 +49,13 @@ export function createEventsApi(deps: { storage: Storage; clock: Clock }): Event
     const found: StoredEvent[] = [];
     const now = clock.now();
     const env = { now, timeZone: principal.account.time_zone };
-    // A filter that matches little pages through the whole store: between pages, a turn of the event loop lets
-    // a hang-up be heard (memory storage never yields) and a listing nobody will read stops.
+    // A filter that matches little pages through the whole store: between pages the event loop turns every slice
+    // (memory storage never yields), which also lets a hang-up be heard, and a listing nobody will read stops.
+    const slices = timeSlices();
     const heard = (): ResultAsync<void, LeadrouteError> =>
-      !signal
-        ? okAsync(undefined)
-        : ResultAsync.fromSafePromise(new Promise<void>(setImmediate)).andThen(() =>
-            signal.aborted ? errAsync(errors.aborted()) : okAsync(undefined),
-          );
+      (slices.due() ? ResultAsync.fromSafePromise(slices.pause()) : okAsync(undefined)).andThen(() =>
+        signal?.aborted ? errAsync(errors.aborted()) : okAsync(undefined),
+      );
     const page = (cursor: { after_id?: string; before_id?: string }): ResultAsync<StoredEvent[], LeadrouteError> =>
       heard().andThen(() =>
         storage.events

@@ -8,6 +8,7 @@ import type { RollupKind, RollupRow } from '../ports/rollups';
 import type { Storage } from '../ports/storage';
 import { compileRules } from '../rules';
 import { isoTime } from '../time';
+import { timeSlices } from '../turns';
 import { bucketStart, wholeUtcDays, zonedIso } from './buckets';
 import { eventRows } from './cells';
 import { fieldValue, nextTracked, trackedFields, validateRollupFields } from './fields';
@@ -179,13 +180,12 @@ export function createStatsApi(deps: { storage: Storage; clock: Clock }): StatsA
     ];
     const run = async (): Promise<StatsResult> => {
       let after: string | undefined;
+      // Storage may answer from memory without ever yielding: the event loop turns every slice, which also lets a
+      // hang-up be heard, and work nobody will read stops (read-only, so nothing is left half done).
+      const slices = timeSlices();
       for (;;) {
-        if (signal) {
-          // Storage may answer from memory without ever yielding; a turn of the event loop per page
-          // lets a hang-up be heard, and work nobody will read stops (read-only, so nothing is left half done).
-          await new Promise(setImmediate);
-          if (signal.aborted) throw errors.aborted();
-        }
+        if (slices.due()) await slices.pause();
+        if (signal?.aborted) throw errors.aborted();
         const page = await storage.events.query({
           account_id: principal.account.id,
           start: q.start,
