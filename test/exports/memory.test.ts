@@ -1,8 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { countingFileStore, SYNTHETIC_FIELDS, syntheticEventStore } from './synthetic';
-import { world } from './world';
+import { countingFileStore } from './synthetic';
+import { syntheticExport } from './world';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -11,8 +11,6 @@ const EVENTS = 100_000;
 
 describe('export memory', () => {
   it(`streams ${EVENTS.toLocaleString('en-US')} events to CSV with flat memory`, async () => {
-    const w = await world({ exports: { rowLimit: 10 * EVENTS } });
-    const start = Date.UTC(2026, 2, 2);
     const live = (): number => {
       gc();
       return process.memoryUsage().heapUsed;
@@ -25,17 +23,7 @@ describe('export memory', () => {
       next += 4 * MB;
       samples.push(live());
     });
-    const service = w.process({
-      storage: { ...w.storage, events: syntheticEventStore(w.principal.account.id, EVENTS, start) },
-      fileStore: sink,
-    });
-    const exp = (
-      await service.exports.create(w.principal, {
-        start: '2026-03-01T00:00:00Z',
-        end: '2026-03-03T00:00:00Z',
-        fields: SYNTHETIC_FIELDS,
-      })
-    )._unsafeUnwrap();
+    const { w, service, exp } = await syntheticExport(EVENTS, sink);
     const baseline = live();
     expect(await service.exports.runPending()).toBe(1);
 

@@ -15,6 +15,7 @@ import {
   memoryStorage,
 } from '@leadroute/memory';
 import { type ManualClock, manualClock } from '@leadroute/testkit';
+import { SYNTHETIC_FIELDS, syntheticEventStore } from './synthetic';
 
 /** One "process" of the service over shared storage, plus the handles a test steers it with. */
 export interface World {
@@ -55,4 +56,24 @@ export function csvOf(w: World, exportId: string): string {
   const file = stored?.file_key === undefined ? undefined : w.files.files.get(stored.file_key);
   if (!file) throw new Error(`no file for export ${exportId}`);
   return new TextDecoder().decode(file.body);
+}
+
+/**
+ * An export of `events` synthetic events (made up page by page: see `syntheticEventStore`) into `fileStore`, requested
+ * and not yet run, by a process of a fresh world whose row limit is well above them.
+ */
+export async function syntheticExport(events: number, fileStore: FileStore) {
+  const w = await world({ exports: { rowLimit: 10 * events } });
+  const service = w.process({
+    storage: { ...w.storage, events: syntheticEventStore(w.principal.account.id, events, Date.UTC(2026, 2, 2)) },
+    fileStore,
+  });
+  const exp = (
+    await service.exports.create(w.principal, {
+      start: '2026-03-01T00:00:00Z',
+      end: '2026-03-03T00:00:00Z',
+      fields: SYNTHETIC_FIELDS,
+    })
+  )._unsafeUnwrap();
+  return { w, service, exp };
 }

@@ -1,9 +1,9 @@
 import { createLeadService } from '@leadroute/core';
 import { memoryStorage } from '@leadroute/memory';
-import { anEvent, aRollupRow } from '@leadroute/testkit';
+import { anAccount, anEvent, aRollupRow } from '@leadroute/testkit';
 import { describe, expect, it } from 'vitest';
-import { countingFileStore, SYNTHETIC_FIELDS, syntheticEventStore } from '../exports/synthetic';
-import { world } from '../exports/world';
+import { countingFileStore } from '../exports/synthetic';
+import { syntheticExport } from '../exports/world';
 
 // Memory storage (and an in-memory file store) answer without ever yielding, so a long loop over them ran from its
 // first step to its last in one turn of the event loop: no request of any tenant, no timer, no socket was served
@@ -47,18 +47,7 @@ function expectTurns(run: { ticks: number; longest: number; took: number }, atLe
 describe('long loops on memory storage let the event loop turn', () => {
   it('an export of 60,000 events', async () => {
     const events = 60_000;
-    const w = await world({ exports: { rowLimit: 10 * events } });
-    const service = w.process({
-      storage: { ...w.storage, events: syntheticEventStore(w.principal.account.id, events, Date.UTC(2026, 2, 2)) },
-      fileStore: countingFileStore(),
-    });
-    const exp = (
-      await service.exports.create(w.principal, {
-        start: '2026-03-01T00:00:00Z',
-        end: '2026-03-03T00:00:00Z',
-        fields: SYNTHETIC_FIELDS,
-      })
-    )._unsafeUnwrap();
+    const { w, service, exp } = await syntheticExport(events, countingFileStore());
     const run = await watched(() => service.exports.runPending());
     expect(run.value).toBe(1);
     expect((await service.exports.get(w.principal, exp.id))._unsafeUnwrap()).toMatchObject({
@@ -76,16 +65,7 @@ describe('long loops on memory storage let the event loop turn', () => {
     const service = createLeadService({ storage, clock: { now: () => now } });
     for (let a = 0; a < accounts; a++) {
       const id = hex(a + 1);
-      (
-        await storage.accounts.insert({
-          id,
-          name: `Account ${a}`,
-          plan: 'paid',
-          time_zone: 'America/New_York',
-          staff: false,
-          created_at: '2025-01-01T00:00:00.000Z',
-        })
-      )._unsafeUnwrap();
+      (await storage.accounts.insert(anAccount({ id, name: `Account ${a}` })))._unsafeUnwrap();
       const cell = { flow_id: hex(a * 10 + 1), source_id: hex(a * 10 + 2) };
       (
         await storage.rollups.add([
