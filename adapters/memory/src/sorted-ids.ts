@@ -24,7 +24,7 @@ export interface SortedIds {
   add(id: string): void;
   /** Removes every ID of `ids` held, in one pass over the set (removed one at a time, each moved the IDs after it). */
   removeAll(ids: ReadonlySet<string>): void;
-  /** Every ID, ascending: read it before the next `add` or `remove`. */
+  /** Every ID, ascending: read it before the next `add` or `removeAll`. */
   ascending(): readonly string[];
 }
 
