@@ -1,5 +1,6 @@
-import { createLeadService, type DetectReport } from '@leadroute/core';
+import { createLeadService, type DetectReport, silentLogger } from '@leadroute/core';
 import { describe, expect, it } from 'vitest';
+import { unhandledRejectionsOf } from '../support/rejections';
 import { HOUR, scenario } from './support';
 
 async function spiking() {
@@ -62,5 +63,39 @@ describe('detector scheduling', () => {
     expect(passes.length).toBe(count);
     expect(passes[0]).toMatchObject({ created: 1 });
     expect(passes[1]).toMatchObject({ created: 0, refreshed: 1 });
+  });
+});
+
+describe('a detector pass that throws', () => {
+  it('is logged and the runner goes on: no rejection escapes to the process', async () => {
+    const s = await spiking();
+    const errors: unknown[] = [];
+    const logger = { ...silentLogger, error: (obj: object) => void errors.push(obj) };
+    let calls = 0;
+    // A storage whose read throws instead of answering an Err: a bug in an adapter, or in a host's wrapper of one.
+    const storage = {
+      ...s.storage,
+      rollups: {
+        ...s.storage.rollups,
+        activeAccounts: (from: string, to: string) => {
+          calls++;
+          if (calls === 1) throw new Error('adapter bug');
+          return s.storage.rollups.activeAccounts(from, to);
+        },
+      },
+    };
+    const service = createLeadService({ storage, clock: s.clock, logger });
+    const reports: DetectReport[] = [];
+    const escaped = await unhandledRejectionsOf(async () => {
+      const runner = service.alerts.runner({
+        intervalMs: 5,
+        onPass: ({ report }) => void (report && reports.push(report)),
+      });
+      for (let i = 0; i < 200 && reports.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+      await runner.stop();
+    });
+    expect(escaped).toEqual([]);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(reports[0]).toMatchObject({ created: 1 });
   });
 });

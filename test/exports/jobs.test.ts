@@ -1,6 +1,7 @@
 import { EXPORT_JOB, type PresignedFileStore, type Storage } from '@leadroute/core';
 import { okAsync, ResultAsync } from 'neverthrow';
 import { describe, expect, it, vi } from 'vitest';
+import { unhandledRejectionsOf } from '../support/rejections';
 import { exportEvent } from './support';
 import { csvOf, type World, world } from './world';
 
@@ -222,6 +223,49 @@ describe('export jobs', () => {
     const later = (await service.exports.create(w.principal, request))._unsafeUnwrap();
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(exportRow(w, later.id)?.status).toBe('created');
+  });
+
+  it('a background pass that throws (a storage bug) escapes nowhere, and the next pass runs the export', async () => {
+    const w = await world();
+    await seed(w, 2);
+    let claims = 0;
+    // A store whose claim throws instead of answering an Err, once.
+    const storage: Storage = {
+      ...w.storage,
+      jobs: {
+        ...w.storage.jobs,
+        claim: (...args) => {
+          if (++claims === 1) throw new Error('adapter bug');
+          return w.storage.jobs.claim(...args);
+        },
+      },
+    };
+    const service = w.process({ storage, exports: { worker: { pollMs: 20 } } });
+    const escaped = await unhandledRejectionsOf(async () => {
+      const exp = (await service.exports.create(w.principal, request))._unsafeUnwrap();
+      service.start({ alerts: false, retention: false, firehose: false });
+      await vi.waitFor(() => expect(exportRow(w, exp.id)?.status).toBe('complete'), { timeout: 5000 });
+      await service.close();
+    });
+    expect(claims).toBeGreaterThan(1);
+    expect(escaped).toEqual([]);
+  });
+
+  it('a file store that throws instead of answering an Err ends the attempt, and nothing escapes to the process', async () => {
+    const w = await world();
+    await seed(w, 2);
+    const service = w.process({
+      fileStore: {
+        ...w.files,
+        put: () => new ResultAsync(Promise.reject(new Error('file store bug'))),
+      },
+    });
+    const escaped = await unhandledRejectionsOf(async () => {
+      const exp = (await service.exports.create(w.principal, request))._unsafeUnwrap();
+      expect(await service.exports.runPending()).toBe(0);
+      expect(exportRow(w, exp.id)?.status).toBe('processing');
+    });
+    expect(escaped).toEqual([]);
   });
 
   it('a store with its own signed URLs hands those out for 10 seconds', async () => {

@@ -35,7 +35,11 @@ export function startRunner(
       const result = await deps.detect(deps.clock.now());
       if (result.isErr()) deps.logger.error({ err: result.error }, 'alert detector pass failed');
       options.onPass?.(result.isOk() ? { report: result.value } : { error: result.error });
-    })();
+    })().catch((e: unknown) => {
+      // A pass that throws (a storage adapter's bug, a throwing onPass) must not escape as an unhandled rejection,
+      // which ends a Node process: it is logged, and the next pass runs as planned.
+      deps.logger.error({ err: e }, 'alert detector pass threw');
+    });
     void current.finally(() => {
       if (stopped) return;
       timer = setTimeout(pass, interval);

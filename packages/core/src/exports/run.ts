@@ -103,10 +103,12 @@ export async function runExportJob(deps: ExportRunDeps, job: LeasedJob): Promise
   // Failures come back through the store's result and produce(); the stream's own error event adds nothing.
   stringifier.on('error', () => {});
   const upload = deps.fileStore.put(fileKey, stringifier, { contentType: 'text/csv; charset=utf-8' });
-  // A store that gives up without reading the stream must not leave the rows waiting for room forever.
-  void upload.then((result) => {
-    if (result.isErr() && !stringifier.destroyed) stringifier.destroy();
-  });
+  // A store that gives up without reading the stream must not leave the rows waiting for room forever; nor one that
+  // throws (a host's store with a bug), whose rejection, unhandled here, would end the process.
+  const giveUp = () => {
+    if (!stringifier.destroyed) stringifier.destroy();
+  };
+  void upload.then((result) => result.isErr() && giveUp(), giveUp);
   const produced = await produce(deps, ref, exp, account.value, stringifier);
   if (produced.kind === 'written') stringifier.end();
   else stringifier.destroy(new Error(produced.kind === 'failed' ? produced.message : produced.kind));

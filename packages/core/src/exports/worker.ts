@@ -79,13 +79,17 @@ export function createExportWorker(deps: ExportRunDeps, pollMs: number): ExportW
       return;
     }
     queued = true;
-    void enqueuePass(true).finally(() => {
-      queued = false;
-      if (again) {
-        again = false;
-        background();
-      }
-    });
+    void enqueuePass(true)
+      // A pass that throws (a storage adapter's bug) must not escape as an unhandled rejection, which ends a Node
+      // process: it is logged, and the next poll tries again.
+      .catch((e: unknown) => logger.error({ err: e }, 'export worker pass threw'))
+      .finally(() => {
+        queued = false;
+        if (again) {
+          again = false;
+          background();
+        }
+      });
   };
 
   return {
