@@ -88,7 +88,7 @@ describe('long loops on memory storage let the event loop turn', () => {
       const principal = (await service.accounts.authenticate(key))._unsafeUnwrap();
       const expires_at = new Date(at + 86_400_000).toISOString();
       for (let n = 0; n < 100_000; n++)
-        storage.events.insert(
+        void storage.events.insert(
           anEvent(principal.account.id, {
             type: 'source',
             start_timestamp: at,
