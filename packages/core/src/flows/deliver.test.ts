@@ -156,6 +156,24 @@ describe('deliverWithin', () => {
     expect(warned[0]).toMatchObject({ step: 'S', module: 'platform-test.outbound.t' });
   });
 
+  it('reports a module that rejects with no error, or with something else than an Error, as an error at once', async () => {
+    // `reject()` with no reason, a thrown string or null: a reason with no message must not throw in the handler,
+    // which left the delivery (and the source's request) waiting until its timeout, and the rejection unhandled.
+    for (const reason of [undefined, null, 'refused', { code: 42 }, Object.create(null)]) {
+      const started = performance.now();
+      const result = await deliverWithin(
+        moduleOf(() => Promise.reject(reason)),
+        'm',
+        request,
+        5_000,
+        log,
+      );
+      expect(result.outcome).toBe('error');
+      expect(result.reason).toMatch(/^The integration failed/);
+      expect(performance.now() - started).toBeLessThan(1_000);
+    }
+  });
+
   it('answers an error naming a module that is not installed', async () => {
     expect(await deliverWithin(undefined, 'platform-x.outbound.y', request, 1000, log)).toEqual({
       outcome: 'error',
