@@ -35,9 +35,13 @@ async function watched<T>(
   return { value, ticks, longest: Math.max(longest, performance.now() - last), took };
 }
 
-/** Long enough that holding the loop would show, and the timer ran all along (a busy CI machine's collections stretch some gaps). */
-function expectTurns(run: { ticks: number; longest: number; took: number }, atLeastMs: number): void {
-  expect(run.took).toBeGreaterThan(atLeastMs);
+/**
+ * Long enough that holding the loop would show (several 10 ms slices: held, the timer does not run once), and the
+ * timer ran all along (a busy CI machine's collections stretch some gaps). Each loop is sized to take a few hundred
+ * milliseconds here; Node 24 runs the detector pass in a third less time than Node 22.
+ */
+function expectTurns(run: { ticks: number; longest: number; took: number }): void {
+  expect(run.took).toBeGreaterThan(40);
   expect(run.ticks, `${run.ticks} timer turns in ${run.took.toFixed(0)} ms`).toBeGreaterThan(run.took / 50);
   expect(run.longest, `longest wait for a turn ${run.longest.toFixed(0)} ms of ${run.took.toFixed(0)}`).toBeLessThan(
     Math.max(100, run.took / 4),
@@ -54,11 +58,11 @@ describe('long loops on memory storage let the event loop turn', () => {
       status: 'complete',
       exported_docs: events,
     });
-    expectTurns(run, 150);
+    expectTurns(run);
   }, 60_000);
 
-  it('a detector pass over 3,000 accounts', async () => {
-    const accounts = 3_000;
+  it('a detector pass over 5,000 accounts', async () => {
+    const accounts = 5_000;
     const now = Date.parse('2026-01-15T15:00:00Z');
     const hex = (n: number) => n.toString(16).padStart(24, '0');
     const storage = memoryStorage();
@@ -76,7 +80,7 @@ describe('long loops on memory storage let the event loop turn', () => {
     }
     const run = await watched(() => service.alerts.detect(now));
     expect(run.value._unsafeUnwrap().accounts).toBe(accounts);
-    expectTurns(run, 100);
+    expectTurns(run);
   }, 60_000);
 
   describe('asked in-process, without a signal, over 100,000 events', () => {
@@ -106,7 +110,7 @@ describe('long loops on memory storage let the event loop turn', () => {
         service.events.list(principal, { rules: [{ id: 'noNY01', lhv: 'lead.state', op: 'is equal to', rhv: 'NY' }] }),
       );
       expect(run.value._unsafeUnwrap()).toEqual([]);
-      expectTurns(run, 100);
+      expectTurns(run);
     }, 60_000);
 
     it('statistics by a lead field no rollup keeps (read from the events)', async () => {
@@ -117,7 +121,7 @@ describe('long loops on memory storage let the event loop turn', () => {
       const stats = run.value._unsafeUnwrap();
       expect(stats.source).toBe('events');
       expect(stats.rows).toHaveLength(50);
-      expectTurns(run, 100);
+      expectTurns(run);
     }, 60_000);
   });
 });
