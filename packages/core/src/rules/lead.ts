@@ -1,4 +1,4 @@
-import { OWN_DATA } from '../data-copy';
+import { OWN_DATA, setOwn } from '../data-copy';
 import type { ParseOptions } from './fields/parsed';
 import { parseValue } from './fields/parse';
 import type { FieldDeclaration, FieldType } from '../domain/rules';
@@ -55,15 +55,15 @@ export function typeLead(
   for (const [key, raw] of Object.entries(lead)) {
     // Own names only: `constructor` or `__proto__` would find Object's members.
     const type = types.get(key) ?? (Object.hasOwn(STANDARD_LEAD_FIELDS, key) ? STANDARD_LEAD_FIELDS[key] : undefined);
-    // An undeclared nested object stays as is, so paths can reach inside it.
-    // Defined, not assigned: a field named __proto__ stays a field.
+    // An undeclared nested object stays as is, so paths can reach inside it. setOwn: a field named __proto__ stays
+    // a field.
     if (type === undefined && typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
-      Object.defineProperty(typed, key, { value: raw, ...OWN_DATA });
+      setOwn(typed, key, raw);
       continue;
     }
     const as = type ?? 'string';
     if (!PARSED_ON_READ.has(as)) {
-      Object.defineProperty(typed, key, { value: parseValue(as, raw, options), ...OWN_DATA });
+      setOwn(typed, key, parseValue(as, raw, options));
       continue;
     }
     Object.defineProperty(typed, key, {
