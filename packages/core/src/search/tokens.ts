@@ -74,9 +74,12 @@ export function holdsPhrase(field: SearchField, value: string, phrase: SearchPhr
   return phraseText(field, value).includes(` ${phrase.text} `);
 }
 
+/** A field's words as phrases are matched in: between single spaces, and a space at each end (see {@link holdsPhrase}). */
+const spaced = (words: readonly string[]): string => ` ${words.join(' ')} `;
+
 /** A field's text as phrases are matched in: its words between single spaces; an index can keep it per lead. */
 export function phraseText(field: SearchField, value: string): string {
-  return ` ${fieldWords(field, value).join(' ')} `;
+  return spaced(fieldWords(field, value));
 }
 
 /** A field's words for phrases: a phone's digits as one word (as well as its written groups). */
@@ -115,8 +118,7 @@ export function documentTokens(doc: SearchDocument): { terms: string[]; words: s
  * (` w1 w2 `), fields apart by a line break. A phrase (words joined by single spaces, never a line break) is held by a
  * field exactly when ` <phrase> ` occurs in this text, as {@link holdsPhrase} has it.
  */
-export const phraseLines = (words: readonly (readonly string[])[]): string =>
-  words.map((field) => ` ${field.join(' ')} `).join('\n');
+export const phraseLines = (words: readonly (readonly string[])[]): string => words.map(spaced).join('\n');
 
 /**
  * What a lead sorts by on `field`: its lead ID and submission time as they are, a field's text normalized and trimmed
