@@ -41,6 +41,21 @@ export type LeadrouteError =
 
 export type ErrorType = LeadrouteError['type'];
 
+/**
+ * What something was rejected or thrown with, as text for a message: an Error's message, a message-like object's
+ * `message`, and never a throw of its own. `reject()` with no reason, a string or an object without a `toString` has
+ * no message to read: reading one inside a rejection handler threw there, and left the rejection unhandled.
+ */
+export function reasonText(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (e === undefined) return 'no reason given';
+  try {
+    return typeof e === 'object' && e !== null && 'message' in e ? String(e.message) : String(e);
+  } catch {
+    return 'a reason that cannot be read as text';
+  }
+}
+
 /** Constructors, one per variant, so call sites read `err(errors.notFound('entity', id))`. */
 export const errors = {
   badRequest: (message: string, issues?: readonly Issue[]): LeadrouteError =>

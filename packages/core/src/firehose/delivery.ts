@@ -1,5 +1,5 @@
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from 'neverthrow';
-import { errors, type LeadrouteError } from '../errors';
+import { errors, type LeadrouteError, reasonText } from '../errors';
 import type {
   CloudLocation,
   CloudObject,
@@ -123,10 +123,7 @@ export function createFirehoseDelivery(deps: FirehoseDeliveryDeps): FirehoseDeli
   const maxRounds = Math.max(1, deps.maxRounds ?? 10);
   const backoffMs = (attempts: number): number => Math.min(maxMs, baseMs * 2 ** Math.max(0, attempts - 1));
   const storageFailure = (e: unknown): LeadrouteError =>
-    errors.storageFailure(
-      `[leadroute] [firehose] The spool failed: ${e instanceof Error ? e.message : describe(e)}`,
-      e,
-    );
+    errors.storageFailure(`[leadroute] [firehose] The spool failed: ${reasonText(e)}`, e);
 
   const locate = (route: Readonly<Record<string, string>>): ResultAsync<CloudLocation, string> => {
     const { service, bucket = '', credential_id: credentialId, connection_string: connectionString } = route;
@@ -292,7 +289,7 @@ export function createFirehoseDelivery(deps: FirehoseDeliveryDeps): FirehoseDeli
         body = JSON.stringify(event);
       } catch (e) {
         return errAsync(
-          errors.validation([{ path: '', message: `is not JSON: ${describe(e)}` }], 'The event cannot be delivered.'),
+          errors.validation([{ path: '', message: `is not JSON: ${reasonText(e)}` }], 'The event cannot be delivered.'),
         );
       }
       return ResultAsync.combine(targets.map((t) => deliverTo(t, event, body)));
@@ -311,12 +308,4 @@ export function createFirehoseDelivery(deps: FirehoseDeliveryDeps): FirehoseDeli
       return loop(maxRounds);
     },
   };
-}
-
-function describe(e: unknown): string {
-  return e instanceof Error
-    ? e.message
-    : typeof e === 'object' && e !== null && 'message' in e
-      ? String(e.message)
-      : String(e);
 }

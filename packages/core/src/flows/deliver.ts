@@ -1,24 +1,10 @@
 import type { DeliveryRequest, DeliveryResult, OutboundModule } from '../ports/integrations';
 import type { Logger } from '../ports/logger';
 import { copyData } from '../data-copy';
+import { reasonText } from '../errors';
 
 /** A module that ignores its aborted signal is given this long to report before its answer is dropped. */
 const TIMEOUT_GRACE_MS = 100;
-
-/**
- * What a module was rejected with, as text. `reject()` with no reason, a thrown string or an object without a
- * `toString` has no message to read; reading one threw inside the rejection handler, which left the delivery waiting
- * for its timeout and the rejection unhandled.
- */
-function reasonOf(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  if (e === undefined) return 'no reason given';
-  try {
-    return String(e);
-  } catch {
-    return 'a reason that cannot be read as text';
-  }
-}
 
 /**
  * Calls an outbound module with a timeout enforced here, so a module that ignores its signal
@@ -68,7 +54,7 @@ export function deliverWithin(
     };
     const failed = (e: unknown) => {
       log.logger.warn({ ...log.context, module: module.id, err: e }, 'outbound module threw');
-      settle({ outcome: 'error', reason: `The integration failed: ${reasonOf(e)}` });
+      settle({ outcome: 'error', reason: `The integration failed: ${reasonText(e)}` });
     };
     Promise.resolve()
       .then(() => module.deliver(call))
