@@ -334,6 +334,44 @@ describe("a flow's configuration in its events", () => {
     expect(kept?.vars.lead.first_name).toBe('Ada');
   });
 
+  it('#22.9 the names, headers, empty caps and appended data that do not change are one object, not one per event', async () => {
+    const t = await createTestService();
+    const { flow, sourceId: vendor } = await t.simpleFlow();
+    for (const first_name of ['Ada', 'Grace'])
+      (await t.service.leads.submit(flow.id, vendor, { first_name, state: 'TX' }))._unsafeUnwrap();
+    type Stored = {
+      lead_id: string;
+      type: string;
+      caps?: object;
+      response?: { headers: object };
+      appended?: object;
+      vars: { source: object; flow: object; recipient?: object; appended: object };
+    };
+    const stored = [...t.storage.tables.events.values()] as unknown as Stored[];
+    const of = (type: string) => stored.filter((e) => e.type === type) as [Stored, Stored];
+    const [sourceA, sourceB] = of('source');
+    const [recipientA, recipientB] = of('recipient');
+    expect(sourceA.lead_id).not.toBe(sourceB.lead_id);
+    // Shared across leads: the source's, flow's and recipient's names, the response headers, a step's empty caps.
+    expect(sourceA.vars.source).toBe(sourceB.vars.source);
+    expect(sourceA.vars.flow).toBe(recipientB.vars.flow);
+    expect(recipientA.vars.recipient).toEqual({ id: expect.any(String), name: expect.any(String) });
+    expect(recipientA.vars.recipient).toBe(recipientB.vars.recipient);
+    expect(sourceA.response?.headers).toBe(sourceB.response?.headers);
+    expect(recipientA.caps).toEqual({});
+    expect(recipientA.caps).toBe(recipientB.caps);
+    // Within a lead: the recipient event saw nothing appended yet, the source event its entry; neither is a copy.
+    expect(recipientA.vars.appended).toEqual({});
+    expect(recipientA.vars.appended).toBe(sourceA.vars.appended);
+    expect(Object.keys(sourceA.appended ?? {})).toHaveLength(1);
+    // Read back, each is the reader's own.
+    const read = (
+      await t.storage.events.get((recipientA as unknown as { id: string }).id)
+    )._unsafeUnwrap() as unknown as Stored;
+    expect(read.vars.source).not.toBe(recipientA.vars.source);
+    expect(Object.isFrozen(read.caps)).toBe(false);
+  });
+
   it('an inserted event is copied whole, what is frozen in it too', async () => {
     const storage = memoryStorage();
     const inner = { reason: 'mutable' };

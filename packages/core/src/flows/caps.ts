@@ -80,10 +80,17 @@ export function capsFull(
   );
 }
 
+const NO_CAPS: Readonly<Record<string, EventCap>> = Object.freeze({});
+
 /** A recipient event's `caps`: every cap of the step by ID, with what it did for this lead (#19.7). */
-export function eventCaps(caps: readonly Cap[] | undefined, reservation?: Reservation): Record<string, EventCap> {
+export function eventCaps(
+  caps: readonly Cap[] | undefined,
+  reservation?: Reservation,
+): Readonly<Record<string, EventCap>> {
+  // A step without caps records one shared empty object: stored events are never changed in place (#22.9).
+  if (!caps || caps.length === 0) return NO_CAPS;
   const out: Record<string, EventCap> = {};
-  for (const cap of caps ?? []) {
+  for (const cap of caps) {
     out[cap.id] = {
       name: cap.name,
       maximum: cap.maximum,

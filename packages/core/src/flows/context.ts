@@ -10,6 +10,9 @@ import type { IntegrationRegistry } from '../integrations/registry';
 import type { CompiledFlow } from './compile';
 import type { FlowRecord, PingLimit } from '../domain/flows';
 
+/** A lead's `appended` before any step appended to it: one object for every lead, as nothing changes it in place. */
+export const NOTHING_APPENDED: Readonly<Record<string, unknown>> = Object.freeze({});
+
 /** What the lead handler runs on. */
 export interface IntakeDeps {
   readonly storage: Storage;
@@ -44,8 +47,12 @@ export interface LeadRun {
   readonly ctx: Record<string, unknown>;
   readonly source: { readonly id: string; readonly name: string };
   readonly flow: { readonly id: string; readonly name: string };
-  /** Data appended by steps, keyed by step ID; later steps and the source event see it. */
-  readonly appended: Record<string, unknown>;
+  /**
+   * Data appended by steps, keyed by step ID; later steps and the source event see it. Never changed in place: a step
+   * that appends replaces it (and `ctx.appended`) with a new object, so an event keeps the one it was recorded with
+   * rather than a copy of its own (#22.9).
+   */
+  appended: Readonly<Record<string, unknown>>;
   readonly purchasePrice: number;
   /** The lead's records: steps add their events here, and intake writes them with the lead as one unit. */
   readonly unit: RecordingUnit;

@@ -18,7 +18,7 @@ import { capsFull, releaseCaps, reserveCaps } from './caps';
 import { type Bid, bestBid, DEFAULT_PING_VALIDITY_SECONDS, type PostOfPing, resolvePing } from './auction';
 import { checkDuplicate, DUPLICATE_REASON } from './duplicates';
 import type { CompiledSource } from './compile';
-import { type IntakeDeps, type LeadRun, pingLimitFields, timings } from './context';
+import { type IntakeDeps, type LeadRun, NOTHING_APPENDED, pingLimitFields, timings } from './context';
 import { logStep, runFilter, runRecipient, type StepResult } from './step';
 import type { PingLimit } from '../domain/flows';
 import { postingSecretMatches } from './posting-secret';
@@ -134,16 +134,15 @@ function prepare(
       return mapAsync(
         ResultAsync.fromSafePromise(deps.entityName(account.id, source.source.entity_id)),
         (sourceName) => {
-          const appended: Record<string, unknown> = {};
           const submission = { timestamp: isoTime(now) };
-          const sourceInfo = { id: source.source.entity_id, name: sourceName };
-          const flowInfo = { id: flow.id, name: flow.name };
+          const sourceInfo = source.tag(sourceName);
+          const flowInfo = compiled.tag;
           const ctx: Record<string, unknown> = {
             lead: typeLead(raw, compiled.fields, env),
             source: sourceInfo,
             flow: flowInfo,
             submission,
-            appended,
+            appended: NOTHING_APPENDED,
           };
           const purchasePrice = source.pricing?.price(ctx, env) ?? 0;
           const run: LeadRun = {
@@ -158,7 +157,7 @@ function prepare(
             ctx,
             source: sourceInfo,
             flow: flowInfo,
-            appended,
+            appended: NOTHING_APPENDED,
             purchasePrice,
             unit: deps.recorder.unit(),
             waitedMs: 0,
@@ -180,6 +179,9 @@ function rejection(run: LeadRun, source: CompiledSource): string | undefined {
   }
   return undefined;
 }
+
+/** The headers recorded with every source event's response: one object for all of them (#22.9). */
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
 
 function sourceEvent(
   run: LeadRun,
@@ -217,7 +219,7 @@ function sourceEvent(
       source: run.source,
       flow: run.flow,
       submission: run.ctx.submission,
-      appended: {},
+      appended: NOTHING_APPENDED,
       purchase_price: run.purchasePrice,
       price: fields.price,
       event_id: id,
@@ -254,7 +256,7 @@ function sourceEvent(
       status: 201,
       status_text: 'Created',
       version: '1.1',
-      headers: { 'content-type': 'application/json' },
+      headers: JSON_HEADERS,
       body: JSON.stringify(response),
       timestamp: end,
     },

@@ -64,8 +64,8 @@ function vars(run: LeadRun, extra: Record<string, unknown>): Record<string, unkn
     source: run.source,
     flow: run.flow,
     submission: run.ctx.submission,
-    // A snapshot: a later step replaces its own entry whole and never changes an earlier one in place.
-    appended: { ...run.appended },
+    // As it stands now: a later step's entry goes into a new object (see `LeadRun.appended`).
+    appended: run.appended,
     purchase_price: run.purchasePrice,
     ...extra,
   };
@@ -163,7 +163,7 @@ export function runRecipient(run: LeadRun, compiled: CompiledStep): ResultAsync<
       type: 'recipient',
       outcome: o.outcome,
       reason: o.reason,
-      vars: vars(run, { recipient: { id: step.entity_id, name: o.name }, price: o.sale ?? 0, event_id: id }),
+      vars: vars(run, { recipient: compiled.tag(o.name), price: o.sale ?? 0, event_id: id }),
       recipient_id: step.entity_id,
       step_id: step.id,
       module_id: step.module_id,
@@ -183,14 +183,18 @@ export function runRecipient(run: LeadRun, compiled: CompiledStep): ResultAsync<
       transactions: o.result?.transactions ?? [],
       ...(o.result?.appended ? { appended: o.result.appended } : {}),
     };
-    run.appended[step.id] = {
-      recipient: o.name,
-      outcome: o.outcome,
-      reason: o.reason,
-      price: o.revenue ?? 0,
-      ...(o.result?.reference ? { reference: o.result.reference } : {}),
-      ...o.result?.appended,
+    run.appended = {
+      ...run.appended,
+      [step.id]: {
+        recipient: o.name,
+        outcome: o.outcome,
+        reason: o.reason,
+        price: o.revenue ?? 0,
+        ...(o.result?.reference ? { reference: o.result.reference } : {}),
+        ...o.result?.appended,
+      },
     };
+    run.ctx.appended = run.appended;
     run.unit.add(event);
     logStep(run, event);
     return okAsync<StepResult, LeadrouteError>({ event });
