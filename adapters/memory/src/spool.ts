@@ -13,6 +13,7 @@ import type {
   SpoolLeaseRef,
 } from '@leadroute/core';
 import { DONE } from './done';
+import { before, type DueKey, DueQueue } from './due-queue';
 
 /** Options of {@link memorySpool}. */
 export interface MemorySpoolOptions {
@@ -25,11 +26,21 @@ export interface MemorySpoolOptions {
 
 interface Held {
   item: SpoolItem;
-  seq: number;
+  readonly seq: number;
+  /** Changes when the item is rescheduled or delivered: a queue entry made before then is stale. */
+  version: number;
   leaseId?: string;
   leasedUntil?: number;
   deliveredAt?: number;
 }
+
+/** A pending item's place in its target's {@link DueQueue}, as it was when queued. */
+interface Queued extends DueKey {
+  readonly held: Held;
+  readonly version: number;
+}
+
+const queued = (held: Held): Queued => ({ dueAt: held.item.dueAt, seq: held.seq, held, version: held.version });
 
 /**
  * A spool held in this process's memory: the embedded default. Not durable across
@@ -40,8 +51,32 @@ interface Held {
 export function memorySpool(options: MemorySpoolOptions = {}): Spool {
   const newLeaseId = options.newLeaseId ?? randomUUID;
   const held = new Map<string, Held>();
+  /**
+   * Each target's pending items by due time. An entry stays queued while its item is leased (a lease that expires
+   * hands it out again) and is dropped when read once stale: rescheduled (queued again at its new time) or delivered.
+   */
+  const queues = new Map<string, DueQueue<Queued>>();
   let seq = 0;
   const id = (target: string, key: string): string => `${target}\u0000${key}`;
+  const enqueueHeld = (h: Held): void => {
+    let queue = queues.get(h.item.target);
+    if (!queue) queues.set(h.item.target, (queue = new DueQueue()));
+    queue.push(queued(h));
+  };
+  /** The earliest due live entry of the queues, its stale entries before it dropped; undefined when none is left. */
+  const earliest = (matching: readonly DueQueue<Queued>[]): DueQueue<Queued> | undefined => {
+    let first: DueQueue<Queued> | undefined;
+    for (const queue of matching) {
+      let top = queue.peek();
+      while (top && (top.version !== top.held.version || top.held.deliveredAt !== undefined)) {
+        queue.pop();
+        top = queue.peek();
+      }
+      const best = first?.peek();
+      if (top && (!best || before(top, best))) first = queue;
+    }
+    return first;
+  };
 
   return {
     enqueue(entry: SpoolEntry, opts: EnqueueOptions): ResultAsync<{ readonly enqueued: boolean }, SpoolError> {
@@ -57,26 +92,35 @@ export function memorySpool(options: MemorySpoolOptions = {}): Spool {
         enqueuedAt: opts.nowMs,
         ...(opts.lastError === undefined ? {} : { lastError: opts.lastError }),
       };
-      held.set(k, { item, seq: seq++ });
+      const h: Held = { item, seq: seq++, version: 0 };
+      held.set(k, h);
+      enqueueHeld(h);
       return okAsync({ enqueued: true });
     },
 
     lease(nowMs: number, opts: LeaseOptions): ResultAsync<readonly LeasedSpoolItem[], SpoolError> {
-      const due = [...held.values()]
-        .filter(
-          (h) =>
-            h.deliveredAt === undefined &&
-            h.item.dueAt <= nowMs &&
-            (opts.targetPrefix === undefined || h.item.target.startsWith(opts.targetPrefix)) &&
-            (h.leasedUntil === undefined || h.leasedUntil <= nowMs),
-        )
-        .sort((a, b) => a.item.dueAt - b.item.dueAt || a.seq - b.seq)
-        .slice(0, Math.max(0, opts.limit));
-      const leased = due.map((h): LeasedSpoolItem => {
+      const matching: DueQueue<Queued>[] = [];
+      for (const [target, queue] of queues) {
+        if (queue.size === 0) queues.delete(target);
+        else if (opts.targetPrefix === undefined || target.startsWith(opts.targetPrefix)) matching.push(queue);
+      }
+      const leased: LeasedSpoolItem[] = [];
+      // Entries read and still pending (leased now or before) go back once the lease is made.
+      const kept: [DueQueue<Queued>, Queued][] = [];
+      const limit = Math.max(0, opts.limit);
+      while (leased.length < limit) {
+        const queue = earliest(matching);
+        const entry = queue?.peek();
+        if (!queue || !entry || entry.dueAt > nowMs) break;
+        queue.pop();
+        kept.push([queue, entry]);
+        const h = entry.held;
+        if (h.leasedUntil !== undefined && h.leasedUntil > nowMs) continue;
         h.leaseId = newLeaseId();
         h.leasedUntil = nowMs + opts.leaseMs;
-        return { ...h.item, route: { ...h.item.route }, leaseId: h.leaseId, leasedUntil: h.leasedUntil };
-      });
+        leased.push({ ...h.item, route: { ...h.item.route }, leaseId: h.leaseId, leasedUntil: h.leasedUntil });
+      }
+      for (const [queue, entry] of kept) queue.push(entry);
       return okAsync(leased);
     },
 
@@ -84,6 +128,7 @@ export function memorySpool(options: MemorySpoolOptions = {}): Spool {
       const h = held.get(id(ref.target, ref.key));
       if (h && h.deliveredAt === undefined) {
         h.deliveredAt = nowMs;
+        h.version++;
         delete h.leaseId;
         delete h.leasedUntil;
       }
@@ -104,6 +149,8 @@ export function memorySpool(options: MemorySpoolOptions = {}): Spool {
       };
       delete h.leaseId;
       delete h.leasedUntil;
+      h.version++;
+      enqueueHeld(h);
       return okAsync({ rescheduled: true });
     },
 
