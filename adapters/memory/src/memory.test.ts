@@ -485,3 +485,26 @@ describe('the retention purge', () => {
     expect(storage.tables.eventReferences.has('REF-2')).toBe(false);
   }, 60_000);
 });
+
+describe('a lead whose store throws instead of answering an error', () => {
+  it('#22 leaves none of its deliveries waited on: feedback naming one answers at once, not after the 10 s wait', async () => {
+    const t = await createTestService();
+    const { flow, sourceId: vendor } = await t.simpleFlow({}, { feedback: { enabled: true } });
+    const writes = t.storage.leadWrites as NonNullable<typeof t.storage.leadWrites>;
+    Object.assign(writes, {
+      commit: () => {
+        throw new Error('a store bug');
+      },
+    });
+    await expect(Promise.resolve(t.service.leads.submit(flow.id, vendor, { first_name: 'Ada' }))).rejects.toThrow(
+      'a store bug',
+    );
+    const eventId = t.recipient.received[0]?.event_id as string;
+    expect(eventId).toMatch(/^[0-9a-f]{24}$/);
+    const started = performance.now();
+    const answer = await t.service.feedback.submit(eventId, { type: 'conversion', reason: 'sold' });
+    expect(answer.isErr()).toBe(true);
+    // Before, the event stayed announced and the look-up waited out UNCOMMITTED_EVENT_WAIT_MS (10 s).
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});

@@ -306,104 +306,125 @@ function checkPingLimits(
   );
 }
 
+/**
+ * The lead's work, its recording unit given up should the work throw rather than answer an error (a store or module
+ * that throws): otherwise the unit's delivery event IDs stayed announced for good, and feedback naming one waited the
+ * full `UNCOMMITTED_EVENT_WAIT_MS` (10 s) for a commit that never comes. The throw goes on to the caller.
+ */
+function givenUpOnThrow<T>(run: LeadRun, work: () => ResultAsync<T, LeadrouteError>): ResultAsync<T, LeadrouteError> {
+  const giveUp = (e: unknown): never => {
+    run.unit.abandon();
+    throw e;
+  };
+  try {
+    return new ResultAsync(Promise.resolve(work()).catch(giveUp));
+  } catch (e) {
+    return giveUp(e);
+  }
+}
+
 export function createLeadsApi(deps: IntakeDeps): LeadsApi {
   return {
     submit(flowId, sourceId, body, options = {}) {
-      return prepare(deps, flowId, sourceId, body, options.postingSecret).andThen(({ run, source }) => {
-        const sourceEventId = run.ids.next(run.submittedAt);
-        const finish = (
-          outcome: Outcome,
-          reason: string,
-          steps: number,
-          revenue: number,
-          extra: Partial<StoredEvent> = {},
-        ) => {
-          const price = source.pricing ? run.purchasePrice : revenue;
-          const event = sourceEvent(run, source, sourceEventId, {
-            type: 'source',
-            outcome,
-            reason,
-            steps,
-            price,
-            ...(options.request ? { request: options.request } : {}),
-            extra,
-          });
-          logStep(run, event);
-          run.unit.add(event);
-          // One unit: the lead, its step events, its source event, their rollups and its search document, stored
-          // together or not at all.
-          return mapAsync(
-            run.unit.commit({
-              id: run.leadId,
-              account_id: run.account.id,
-              flow_id: run.flow.id,
-              flow_name: run.flow.name,
-              source_id: run.source.id,
-              source_name: run.source.name,
-              submission_timestamp: isoTime(run.submittedAt),
-              fields: run.raw,
-              purchase_price: run.purchasePrice,
-              latest_event_id: event.id,
-              returned_at: null,
-              expires_at: event.expires_at,
-            }),
-            (): IntakeResult =>
-              answered(run, source, {
-                outcome: outcome === 'success' ? 'success' : 'failure',
-                ...(reason ? { reason } : {}),
-                lead: { id: run.leadId },
-                price,
+      return prepare(deps, flowId, sourceId, body, options.postingSecret).andThen(({ run, source }) =>
+        givenUpOnThrow(run, () => {
+          const sourceEventId = run.ids.next(run.submittedAt);
+          const finish = (
+            outcome: Outcome,
+            reason: string,
+            steps: number,
+            revenue: number,
+            extra: Partial<StoredEvent> = {},
+          ) => {
+            const price = source.pricing ? run.purchasePrice : revenue;
+            const event = sourceEvent(run, source, sourceEventId, {
+              type: 'source',
+              outcome,
+              reason,
+              steps,
+              price,
+              ...(options.request ? { request: options.request } : {}),
+              extra,
+            });
+            logStep(run, event);
+            run.unit.add(event);
+            // One unit: the lead, its step events, its source event, their rollups and its search document, stored
+            // together or not at all.
+            return mapAsync(
+              run.unit.commit({
+                id: run.leadId,
+                account_id: run.account.id,
+                flow_id: run.flow.id,
+                flow_name: run.flow.name,
+                source_id: run.source.id,
+                source_name: run.source.name,
+                submission_timestamp: isoTime(run.submittedAt),
+                fields: run.raw,
+                purchase_price: run.purchasePrice,
+                latest_event_id: event.id,
+                returned_at: null,
+                expires_at: event.expires_at,
               }),
-          );
-        };
-        const rejected = rejection(run, source);
-        if (rejected) return finish('failure', rejected, 0, 0);
-        const pingId = run.raw.ping_id;
-        const ofPing: ResultAsync<PostOfPing | undefined, LeadrouteError> =
-          pingId === undefined ? okAsync(undefined) : resolvePing(run, source.source.entity_id, pingId);
-        const check = source.source.duplicate_check ?? run.compiled.flow.duplicate_check;
-        const lead = run.ctx.lead as Record<string, unknown>;
-        return ofPing.andThen((post) => {
-          if (post && !post.accepted) return finish('failure', post.reason, 0, 0);
-          if (post) run.auction = { stepId: post.bid.step_id, price: post.bid.price };
-          return checkDuplicate(deps.storage.counters, check, run.account.id, lead, run.submittedAt).andThen((dup) => {
-            if (check) run.ctx.duplicate = dup.duplicate;
-            // A lead that is not accepted gives back what it claimed (its duplicate keys, its ping): it makes no later
-            // lead a duplicate, and its ping can be posted again.
-            const claimed = [...(post?.claimed ?? []), ...dup.claimed];
-            const refuse = (reason: string, steps: number, revenue: number, extra: Partial<StoredEvent> = {}) =>
-              releaseCaps(deps.storage.counters, claimed).andThen(() =>
-                finish('failure', reason, steps, revenue, extra),
-              );
-            if (dup.duplicate && check?.action === 'reject') return refuse(DUPLICATE_REASON, 0, 0);
-            const reserved = reserveCaps(
-              deps.storage.counters,
-              `${run.flow.id}:source:${source.source.entity_id}`,
-              source.caps,
-              run.ctx,
-              run.env,
-            ).andThen((reservation) => {
-              if (reservation.full)
-                return refuse(`Cap reached: ${reservation.full.cap.name}`, 0, 0, { cap_reached: true });
-              return runSteps(run).andThen((steps) =>
-                steps.stop !== undefined
-                  ? releaseCaps(deps.storage.counters, reservation.keys).andThen(() =>
-                      refuse(steps.stop as string, steps.count, steps.revenue),
-                    )
-                  : finish('success', '', steps.count, steps.revenue),
-              );
-            });
-            return orElseAsync(reserved, (e) => {
-              // A step failed before the lead could be recorded: nothing of it is stored, and no feedback waits on it;
-              // its duplicate keys go back too, so the source can send it again.
-              run.unit.abandon();
-              return releaseCaps(deps.storage.counters, claimed)
-                .orElse(() => okAsync(undefined))
-                .andThen(() => errAsync(e));
-            });
+              (): IntakeResult =>
+                answered(run, source, {
+                  outcome: outcome === 'success' ? 'success' : 'failure',
+                  ...(reason ? { reason } : {}),
+                  lead: { id: run.leadId },
+                  price,
+                }),
+            );
+          };
+          const rejected = rejection(run, source);
+          if (rejected) return finish('failure', rejected, 0, 0);
+          const pingId = run.raw.ping_id;
+          const ofPing: ResultAsync<PostOfPing | undefined, LeadrouteError> =
+            pingId === undefined ? okAsync(undefined) : resolvePing(run, source.source.entity_id, pingId);
+          const check = source.source.duplicate_check ?? run.compiled.flow.duplicate_check;
+          const lead = run.ctx.lead as Record<string, unknown>;
+          return ofPing.andThen((post) => {
+            if (post && !post.accepted) return finish('failure', post.reason, 0, 0);
+            if (post) run.auction = { stepId: post.bid.step_id, price: post.bid.price };
+            return checkDuplicate(deps.storage.counters, check, run.account.id, lead, run.submittedAt).andThen(
+              (dup) => {
+                if (check) run.ctx.duplicate = dup.duplicate;
+                // A lead that is not accepted gives back what it claimed (its duplicate keys, its ping): it makes no later
+                // lead a duplicate, and its ping can be posted again.
+                const claimed = [...(post?.claimed ?? []), ...dup.claimed];
+                const refuse = (reason: string, steps: number, revenue: number, extra: Partial<StoredEvent> = {}) =>
+                  releaseCaps(deps.storage.counters, claimed).andThen(() =>
+                    finish('failure', reason, steps, revenue, extra),
+                  );
+                if (dup.duplicate && check?.action === 'reject') return refuse(DUPLICATE_REASON, 0, 0);
+                const reserved = reserveCaps(
+                  deps.storage.counters,
+                  `${run.flow.id}:source:${source.source.entity_id}`,
+                  source.caps,
+                  run.ctx,
+                  run.env,
+                ).andThen((reservation) => {
+                  if (reservation.full)
+                    return refuse(`Cap reached: ${reservation.full.cap.name}`, 0, 0, { cap_reached: true });
+                  return runSteps(run).andThen((steps) =>
+                    steps.stop !== undefined
+                      ? releaseCaps(deps.storage.counters, reservation.keys).andThen(() =>
+                          refuse(steps.stop as string, steps.count, steps.revenue),
+                        )
+                      : finish('success', '', steps.count, steps.revenue),
+                  );
+                });
+                return orElseAsync(reserved, (e) => {
+                  // A step failed before the lead could be recorded: nothing of it is stored, and no feedback waits on it;
+                  // its duplicate keys go back too, so the source can send it again.
+                  run.unit.abandon();
+                  return releaseCaps(deps.storage.counters, claimed)
+                    .orElse(() => okAsync(undefined))
+                    .andThen(() => errAsync(e));
+                });
+              },
+            );
           });
-        });
-      });
+        }),
+      );
     },
 
     ping(flowId, sourceId, body, options = {}) {
