@@ -163,6 +163,39 @@ describe('memory search index against a brute-force reading', () => {
   });
 });
 
+describe('a sorted search after thousands of newer leads', () => {
+  it('#22 merges them into the sort order it has, renamed leads moved: the same page as a full sort', async () => {
+    const ix = memorySearchIndex();
+    // Index order, as the oracle reads it: a renamed lead is forgotten where it was and indexed anew at the end.
+    let docs = Array.from({ length: 30_000 }, (_, i) => generated(i));
+    for (const d of docs) void ix.index(d);
+    const sorted = async (dir: 'asc' | 'desc') => {
+      const page = (
+        await ix.search({
+          account_id: ACCOUNT,
+          terms: [],
+          phrases: [],
+          from: 0,
+          limit: 30,
+          sort: { field: 'last_name', dir },
+        })
+      )._unsafeUnwrap();
+      return page.documents.map((d) => d.lead_id);
+    };
+    expect(await sorted('asc')).toEqual(oracle(docs, '', { field: 'last_name', dir: 'asc' }).ids.slice(0, 30));
+    // 2,100 new leads (past the 2,048 that wait unsorted), and 300 of the first renamed.
+    const renamed = docs
+      .slice(0, 300)
+      .map((d, i) => ({ ...d, fields: { ...d.fields, last_name: `Aardvark${i % 7}` } }));
+    const added = Array.from({ length: 2100 }, (_, i) => generated(100_000 + i));
+    for (const d of [...added, ...renamed]) void ix.index(d);
+    const gone = new Set(renamed.map((d) => d.lead_id));
+    docs = [...docs.filter((d) => !gone.has(d.lead_id)), ...added, ...renamed];
+    expect(await sorted('asc')).toEqual(oracle(docs, '', { field: 'last_name', dir: 'asc' }).ids.slice(0, 30));
+    expect(await sorted('desc')).toEqual(oracle(docs, '', { field: 'last_name', dir: 'desc' }).ids.slice(0, 30));
+  });
+});
+
 describe('indexing a lead', () => {
   it('#22 makes no sort keys until a search sorts, then only the sorted field’s', async () => {
     const table: SearchTable = new Map();

@@ -20,7 +20,7 @@ import {
   withBit,
 } from './search/postings';
 import { addPhrases, holdsPhrase, type PhraseStore, phraseIds, phraseStore } from './search/phrases';
-import { buildOrder, firstInOrder, type SortKey, type SortOrder } from './search/sort-order';
+import { buildOrder, extendOrder, firstInOrder, type SortKey, type SortOrder } from './search/sort-order';
 import { DONE } from './done';
 import { bound, type SortedIds, sortedIds } from './sorted-ids';
 
@@ -258,30 +258,33 @@ function byRelevance(ix: AccountIndex, q: SearchIndexQuery, found: Postings, k: 
 
 const docCopy = (d: SearchDocument): SearchDocument => ({ ...d, fields: { ...d.fields } });
 
-/** What document `n` sorts by on `field` ('' for none, or a forgotten document); made once, on first use. */
-function sortKey(ix: AccountIndex, field: SearchSortField, n: number): string {
-  if (!ix.entries[n]) return '';
+/**
+ * What each document sorts by on `field` ('' for none, or a forgotten document): the field's keys, made when a search
+ * first sorts by it and for each newer document when one next does; read through an array, never a lookup per key.
+ */
+function sortKeys(ix: AccountIndex, field: SearchSortField): SortKey {
   let column = ix.keys.get(field);
   if (!column) ix.keys.set(field, (column = []));
   // Filled in document order, so the column never has holes (a sparse array would turn into a dictionary).
-  for (let m = column.length; m <= n; m++) {
+  for (let m = column.length; m < ix.entries.length; m++) {
     const doc = ix.entries[m];
     column.push(doc === undefined ? '' : searchSortKey(doc, field));
   }
-  return column[n] as string;
+  const keys = column;
+  return (n) => (ix.entries[n] === undefined ? '' : (keys[n] as string));
 }
 
-/** The field's order over every document, rebuilt once {@link TAIL} documents came after it. */
+/** The field's order over every document, extended once {@link TAIL} documents came after it. */
 function orderOf(ix: AccountIndex, field: SearchSortField, key: SortKey): SortOrder {
   const prior = ix.orders.get(field);
   if (prior && ix.entries.length - prior.built < TAIL) return prior;
-  const order = buildOrder(ix.entries.length, key);
+  const order = prior ? extendOrder(prior, ix.entries.length, key) : buildOrder(ix.entries.length, key);
   ix.orders.set(field, order);
   return order;
 }
 
 function bySort(ix: AccountIndex, found: Postings, k: number, field: SearchSortField, dir: 'asc' | 'desc'): number[] {
-  const key: SortKey = (n) => sortKey(ix, field, n);
+  const key = sortKeys(ix, field);
   return firstInOrder(orderOf(ix, field, key), found, k, dir, key);
 }
 

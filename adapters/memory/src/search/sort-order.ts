@@ -21,6 +21,15 @@ export interface SortOrder {
 /** A document's sort key: '' when it has no value for the field or is forgotten. */
 export type SortKey = (n: number) => string;
 
+/** Documents compared by key, then in the order indexed: what every order here is. */
+const byKey =
+  (key: SortKey) =>
+  (a: number, b: number): number => {
+    const x = key(a);
+    const y = key(b);
+    return x < y ? -1 : x > y ? 1 : a - b;
+  };
+
 /** Sorts documents `0..count-1` by key once; queries then read ranks, never strings. */
 export function buildOrder(count: number, key: SortKey): SortOrder {
   const keys: string[] = [];
@@ -30,12 +39,47 @@ export function buildOrder(count: number, key: SortKey): SortOrder {
     keys.push(k);
     if (k !== '') valued.push(n);
   }
-  valued.sort((a, b) => {
-    const x = keys[a] as string;
-    const y = keys[b] as string;
-    return x < y ? -1 : x > y ? 1 : a - b;
-  });
+  valued.sort(byKey((n) => keys[n] as string));
   const sorted = Uint32Array.from(valued);
+  const rank = new Uint32Array(count).fill(NONE);
+  for (let i = 0; i < sorted.length; i++) rank[sorted[i] as number] = i;
+  return { sorted, rank, built: count, marks: new Uint8Array(count) };
+}
+
+/**
+ * `prior` extended to documents `0..count-1`: the ones indexed since it was built are sorted among themselves and
+ * merged in, each placed by binary search, and those forgotten since are left out. A full {@link buildOrder} sorted
+ * every document again each time 2,048 more were indexed: 18-123 ms at 100,000 leads, in one turn of the
+ * event loop of whichever search asked next (#22).
+ */
+export function extendOrder(prior: SortOrder, count: number, key: SortKey): SortOrder {
+  const added: number[] = [];
+  for (let n = prior.built; n < count; n++) if (key(n) !== '') added.push(n);
+  const compare = byKey(key);
+  added.sort(compare);
+  // The prior order without the documents forgotten since: what is left is still in order, for binary search.
+  const old = new Uint32Array(prior.sorted.length);
+  let live = 0;
+  for (const n of prior.sorted) if (key(n) !== '') old[live++] = n;
+  const sorted = new Uint32Array(live + added.length);
+  let size = 0;
+  let from = 0;
+  for (const n of added) {
+    // The first of the prior order that comes after n (every document of it is numbered below n).
+    let lo = from;
+    let hi = live;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const m = old[mid] as number;
+      if (compare(m, n) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    sorted.set(old.subarray(from, lo), size);
+    size += lo - from;
+    from = lo;
+    sorted[size++] = n;
+  }
+  sorted.set(old.subarray(from, live), size);
   const rank = new Uint32Array(count).fill(NONE);
   for (let i = 0; i < sorted.length; i++) rank[sorted[i] as number] = i;
   return { sorted, rank, built: count, marks: new Uint8Array(count) };
@@ -88,11 +132,7 @@ export function firstInOrder(
   dir: 'asc' | 'desc',
   key: SortKey,
 ): number[] {
-  const cmp = (a: number, b: number): number => {
-    const x = key(a);
-    const y = key(b);
-    return x < y ? -1 : x > y ? 1 : a - b;
-  };
+  const cmp = byKey(key);
   const directed = dir === 'asc' ? cmp : (a: number, b: number) => cmp(b, a);
   let split = found.length;
   while (split > 0 && (found[split - 1] as number) >= order.built) split--;
