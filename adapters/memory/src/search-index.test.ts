@@ -196,6 +196,58 @@ describe('a sorted search after thousands of newer leads', () => {
   });
 });
 
+describe('compacting after a purge', () => {
+  it('#22 builds the copy without the purged leads a slice at a time, and answers the same throughout', async () => {
+    const table: SearchTable = new Map();
+    const ix = memorySearchIndex(table);
+    const at = (i: number) => new Date(Date.UTC(2027, 0, 1) + i * 1000).toISOString();
+    let docs = Array.from({ length: 40_000 }, (_, i) => ({ ...generated(i), expires_at: at(i) }));
+    for (const d of docs) void ix.index(d);
+    const before = table.get(ACCOUNT);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    try {
+      // A quarter of the leads expire: enough forgotten for a compacted copy.
+      expect((await ix.purgeExpired(at(10_000)))._unsafeUnwrap()).toBe(10_000);
+      docs = docs.slice(10_000);
+      // The purge answered without building the copy; the index answers from what it has meanwhile.
+      expect(table.get(ACCOUNT)).toBe(before);
+      const search = async (text: string) => {
+        const q = parseSearchText(text);
+        const page = (
+          await ix.search({ account_id: ACCOUNT, terms: q.terms, phrases: q.phrases, from: 0, limit: 40 })
+        )._unsafeUnwrap();
+        return { total: page.total, ids: page.documents.map((d) => d.lead_id) };
+      };
+      const expected = (text: string) => {
+        const want = oracle(docs, text);
+        return { total: want.total, ids: want.ids.slice(0, 40) };
+      };
+      expect(await search('ann smith')).toEqual(expected('ann smith'));
+      // Leads indexed, renamed and purged while the copy is built are in it as they should be.
+      const added = Array.from({ length: 300 }, (_, i) => ({ ...generated(50_000 + i), expires_at: at(90_000) }));
+      for (const d of added) void ix.index(d);
+      const renamed = docs.slice(0, 200).map((d) => ({ ...d, fields: { ...d.fields, first_name: 'Quentin' } }));
+      for (const d of renamed) void ix.index(d);
+      const gone = new Set(renamed.map((d) => d.lead_id));
+      docs = [...docs.filter((d) => !gone.has(d.lead_id)), ...added, ...renamed];
+      expect((await ix.purgeExpired(at(10_100)))._unsafeUnwrap()).toBe(100);
+      docs = docs.filter((d) => d.expires_at >= at(10_100));
+      for (let waited = 0; table.get(ACCOUNT) === before && waited < 20_000; waited += 5)
+        await new Promise((r) => setTimeout(r, 5));
+      const after = table.get(ACCOUNT);
+      expect(after).not.toBe(before);
+      // The event loop kept turning while the copy was built.
+      expect(ticks).toBeGreaterThan(10);
+      expect(after?.entries.filter((d) => d !== undefined)).toHaveLength(docs.length);
+      for (const text of ['ann smith', 'quentin', 'qu', '"san jose"', 'r1', ''])
+        expect(await search(text)).toEqual(expected(text));
+    } finally {
+      clearInterval(timer);
+    }
+  });
+});
+
 describe('indexing a lead', () => {
   it('#22 makes no sort keys until a search sorts, then only the sorted field’s', async () => {
     const table: SearchTable = new Map();

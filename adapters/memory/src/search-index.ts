@@ -6,6 +6,7 @@ import {
   type SearchIndexQuery,
   type SearchSortField,
   searchSortKey,
+  timeSlices,
 } from '@leadroute/core';
 import { okAsync } from 'neverthrow';
 import {
@@ -82,6 +83,11 @@ interface AccountIndex {
    */
   readonly keys: Map<SearchSortField, string[]>;
   dead: number;
+  /**
+   * While a fresh copy of this index is being built ({@link compactLater}): the documents forgotten here meanwhile, to
+   * forget in the copy too before it takes this index's place.
+   */
+  compacting: SearchDocument[] | undefined;
   /** Reused by every query: candidates are intersected in place here, and scored here. */
   found: Uint32Array;
   score: Uint16Array;
@@ -102,6 +108,7 @@ function emptyIndex(): AccountIndex {
     orders: new Map(),
     keys: new Map(),
     dead: 0,
+    compacting: undefined,
     found: new Uint32Array(0),
     score: new Uint16Array(0),
   };
@@ -147,10 +154,7 @@ function termLists(ix: AccountIndex, term: string, n: number): TermLists {
 function add(ix: AccountIndex, doc: SearchDocument): void {
   const { terms, words } = documentTokens(doc);
   const prior = ix.byLead.get(doc.lead_id);
-  if (prior !== undefined) {
-    ix.entries[prior] = undefined;
-    ix.dead++;
-  }
+  if (prior !== undefined) forget(ix, prior);
   const n = ix.entries.length;
   ix.entries.push(doc);
   ix.byLead.set(doc.lead_id, n);
@@ -165,12 +169,49 @@ function add(ix: AccountIndex, doc: SearchDocument): void {
   }
 }
 
-/** Rebuilds without the forgotten documents once they are a quarter of the lists. */
-function compact(ix: AccountIndex): AccountIndex {
-  if (ix.dead * 4 < ix.entries.length) return ix;
-  const fresh = emptyIndex();
-  for (const doc of ix.entries) if (doc) add(fresh, doc);
-  return fresh;
+/** Leaves document `n` out of every answer from now on; its postings stay until the index is compacted. */
+function forget(ix: AccountIndex, n: number): void {
+  const doc = ix.entries[n];
+  if (doc === undefined) return;
+  ix.entries[n] = undefined;
+  ix.dead++;
+  ix.compacting?.push(doc);
+}
+
+/**
+ * Once the forgotten documents are a quarter of the lists, builds a copy without them, a slice of the event loop at a
+ * time, and puts it in the account's place. The index answers as before meanwhile: forgotten documents are left out
+ * of every answer, and documents indexed or forgotten while the copy is built are taken into it. Rebuilt in one go, a
+ * copy of 150,000 leads held the process for 2.4 s (the hourly retention purge of 50,000 of 200,000 leads, #22).
+ */
+function compactLater(table: SearchTable, account: string, ix: AccountIndex): void {
+  if (ix.compacting || ix.dead * 4 < ix.entries.length) return;
+  const forgotten: SearchDocument[] = [];
+  ix.compacting = forgotten;
+  const build = async (): Promise<void> => {
+    const fresh = emptyIndex();
+    const slices = timeSlices();
+    // Documents indexed meanwhile are appended to `ix.entries`: the loop reads them too.
+    for (let n = 0; n < ix.entries.length; n++) {
+      const doc = ix.entries[n];
+      if (doc) add(fresh, doc);
+      if (slices.due()) await slices.pause();
+    }
+    for (const doc of forgotten) {
+      const m = fresh.byLead.get(doc.lead_id);
+      // A lead indexed again meanwhile is its newer document in the copy: only the one forgotten goes.
+      if (m === undefined || fresh.entries[m] !== doc) continue;
+      forget(fresh, m);
+      fresh.byLead.delete(doc.lead_id);
+    }
+    if (table.get(account) === ix) table.set(account, fresh);
+  };
+  // Whatever happens, the index stays as it is, and a later write may try again.
+  void build()
+    .catch(() => undefined)
+    .finally(() => {
+      ix.compacting = undefined;
+    });
 }
 
 /** One list a query intersects: a term's, a prefix's, or a phrase token's. */
@@ -303,7 +344,7 @@ export function memorySearchIndex(table: SearchTable = new Map()): SearchIndex {
       let ix = table.get(document.account_id);
       if (!ix) table.set(document.account_id, (ix = emptyIndex()));
       add(ix, docCopy(document));
-      table.set(document.account_id, compact(ix));
+      compactLater(table, document.account_id, ix);
       return DONE;
     },
     search(q) {
@@ -323,15 +364,13 @@ export function memorySearchIndex(table: SearchTable = new Map()): SearchIndex {
         for (const [lead, n] of ix.byLead) {
           const doc = ix.entries[n];
           if (doc && doc.expires_at < before) {
-            ix.entries[n] = undefined;
+            forget(ix, n);
             ix.byLead.delete(lead);
-            ix.dead++;
             purged++;
           }
         }
-        // Sort orders hold numbers of forgotten leads: rebuild them on next use.
-        ix.orders.clear();
-        table.set(account, compact(ix));
+        // Sort orders still hold the forgotten leads: queries never match them, and an order extended leaves them out.
+        compactLater(table, account, ix);
       }
       return okAsync(purged);
     },

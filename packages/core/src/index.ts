@@ -40,5 +40,6 @@ export { createLeadService, type LeadService, type LeadServiceOptions, missingSt
 export type { RetentionJobOptions, RetentionTask, ServiceStartOptions } from './lifecycle';
 export { copyData } from './data-copy';
 export { isoTime, isTimeZone } from './time';
+export { SLICE_MS, type TimeSlices, timeSlices } from './turns';
 export { isRecord } from './validation';
 export * from './schemas';
