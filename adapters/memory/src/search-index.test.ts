@@ -65,28 +65,34 @@ function oracle(docs: readonly SearchDocument[], text: string, sort?: { field: S
   return { total: Math.min(found.length, SEARCH_MAX_REACHABLE), ids: ordered.map(({ d }) => d.lead_id) };
 }
 
+interface SearchExtra {
+  readonly sort?: { field: SearchSortField; dir: 'asc' | 'desc' };
+  readonly from?: number;
+  readonly limit?: number;
+}
+
+/** The account's matches for `text`: the total and the page's lead IDs. */
+async function searchIds(index: ReturnType<typeof memorySearchIndex>, text: string, extra: SearchExtra = {}) {
+  const q = parseSearchText(text);
+  const page = (
+    await index.search({
+      account_id: ACCOUNT,
+      terms: q.terms,
+      phrases: q.phrases,
+      from: extra.from ?? 0,
+      limit: extra.limit ?? 100,
+      ...(extra.sort ? { sort: extra.sort } : {}),
+    })
+  )._unsafeUnwrap();
+  return { total: page.total, ids: page.documents.map((d) => d.lead_id) };
+}
+
 describe('memory search index against a brute-force reading', () => {
   const docs = Array.from({ length: 6000 }, (_, i) => generated(i));
   const index = memorySearchIndex();
   // The memory index indexes synchronously; its ResultAsync is already settled.
   for (const d of docs) void index.index(d);
-  const search = async (
-    text: string,
-    extra: { sort?: { field: SearchSortField; dir: 'asc' | 'desc' }; from?: number; limit?: number } = {},
-  ) => {
-    const q = parseSearchText(text);
-    const page = (
-      await index.search({
-        account_id: ACCOUNT,
-        terms: q.terms,
-        phrases: q.phrases,
-        from: extra.from ?? 0,
-        limit: extra.limit ?? 100,
-        ...(extra.sort ? { sort: extra.sort } : {}),
-      })
-    )._unsafeUnwrap();
-    return { total: page.total, ids: page.documents.map((d) => d.lead_id) };
-  };
+  const search = (text: string, extra: SearchExtra = {}) => searchIds(index, text, extra);
 
   it.each([
     'a',
@@ -169,19 +175,8 @@ describe('a sorted search after thousands of newer leads', () => {
     // Index order, as the oracle reads it: a renamed lead is forgotten where it was and indexed anew at the end.
     let docs = Array.from({ length: 30_000 }, (_, i) => generated(i));
     for (const d of docs) void ix.index(d);
-    const sorted = async (dir: 'asc' | 'desc') => {
-      const page = (
-        await ix.search({
-          account_id: ACCOUNT,
-          terms: [],
-          phrases: [],
-          from: 0,
-          limit: 30,
-          sort: { field: 'last_name', dir },
-        })
-      )._unsafeUnwrap();
-      return page.documents.map((d) => d.lead_id);
-    };
+    const sorted = async (dir: 'asc' | 'desc') =>
+      (await searchIds(ix, '', { limit: 30, sort: { field: 'last_name', dir } })).ids;
     expect(await sorted('asc')).toEqual(oracle(docs, '', { field: 'last_name', dir: 'asc' }).ids.slice(0, 30));
     // 2,100 new leads (past the 2,048 that wait unsorted), and 300 of the first renamed.
     const renamed = docs
@@ -212,13 +207,7 @@ describe('compacting after a purge', () => {
       docs = docs.slice(10_000);
       // The purge answered without building the copy; the index answers from what it has meanwhile.
       expect(table.get(ACCOUNT)).toBe(before);
-      const search = async (text: string) => {
-        const q = parseSearchText(text);
-        const page = (
-          await ix.search({ account_id: ACCOUNT, terms: q.terms, phrases: q.phrases, from: 0, limit: 40 })
-        )._unsafeUnwrap();
-        return { total: page.total, ids: page.documents.map((d) => d.lead_id) };
-      };
+      const search = (text: string) => searchIds(ix, text, { limit: 40 });
       const expected = (text: string) => {
         const want = oracle(docs, text);
         return { total: want.total, ids: want.ids.slice(0, 40) };
