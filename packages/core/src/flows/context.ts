@@ -7,7 +7,7 @@ import type { Logger } from '../ports/logger';
 import type { Storage } from '../ports/storage';
 import type { EventRecorder, RecordingUnit } from '../events/recorder';
 import type { IntegrationRegistry } from '../integrations/registry';
-import type { CompiledFlow } from './compile';
+import type { CompiledFlow, NameTag } from './compile';
 import type { FlowRecord, PingLimit } from '../domain/flows';
 
 /** A lead's `appended` before any step appended to it: one object for every lead, as nothing changes it in place. */
@@ -45,8 +45,8 @@ export interface LeadRun {
   readonly raw: Readonly<Record<string, unknown>>;
   /** What rules read: `{ lead (typed), source, flow, submission, appended }`. */
   readonly ctx: Record<string, unknown>;
-  readonly source: { readonly id: string; readonly name: string };
-  readonly flow: { readonly id: string; readonly name: string };
+  readonly source: NameTag;
+  readonly flow: NameTag;
   /**
    * Data appended by steps, keyed by step ID; later steps and the source event see it. Never changed in place: a step
    * that appends replaces it (and `ctx.appended`) with a new object, so an event keeps the one it was recorded with
