@@ -61,6 +61,17 @@ describe('long loops on memory storage let the event loop turn', () => {
     expectTurns(run);
   }, 60_000);
 
+  it('the retention purge of 100,000 of 200,000 events', async () => {
+    const storage = memoryStorage();
+    const account = 'a'.repeat(24);
+    const base = Date.UTC(2026, 0, 1);
+    for (let i = 0; i < 200_000; i++)
+      void storage.events.insert(anEvent(account, { expires_at: new Date(base + (i % 2) * 86_400_000).toISOString() }));
+    const run = await watched(() => storage.events.purgeExpired(new Date(base + 1000).toISOString()));
+    expect(run.value._unsafeUnwrap()).toBe(100_000);
+    expectTurns(run);
+  }, 60_000);
+
   it('a detector pass over 5,000 accounts', async () => {
     const accounts = 5_000;
     const now = Date.parse('2026-01-15T15:00:00Z');
