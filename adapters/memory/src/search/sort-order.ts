@@ -30,6 +30,13 @@ const byKey =
     return x < y ? -1 : x > y ? 1 : a - b;
   };
 
+/** The order of documents `0..count-1` whose values are `sorted`, with each document's rank. */
+function withRanks(sorted: Uint32Array, count: number): SortOrder {
+  const rank = new Uint32Array(count).fill(NONE);
+  for (let i = 0; i < sorted.length; i++) rank[sorted[i] as number] = i;
+  return { sorted, rank, built: count, marks: new Uint8Array(count) };
+}
+
 /** Sorts documents `0..count-1` by key once; queries then read ranks, never strings. */
 export function buildOrder(count: number, key: SortKey): SortOrder {
   const keys: string[] = [];
@@ -40,10 +47,7 @@ export function buildOrder(count: number, key: SortKey): SortOrder {
     if (k !== '') valued.push(n);
   }
   valued.sort(byKey((n) => keys[n] as string));
-  const sorted = Uint32Array.from(valued);
-  const rank = new Uint32Array(count).fill(NONE);
-  for (let i = 0; i < sorted.length; i++) rank[sorted[i] as number] = i;
-  return { sorted, rank, built: count, marks: new Uint8Array(count) };
+  return withRanks(Uint32Array.from(valued), count);
 }
 
 /**
@@ -80,9 +84,7 @@ export function extendOrder(prior: SortOrder, count: number, key: SortKey): Sort
     sorted[size++] = n;
   }
   sorted.set(old.subarray(from, live), size);
-  const rank = new Uint32Array(count).fill(NONE);
-  for (let i = 0; i < sorted.length; i++) rank[sorted[i] as number] = i;
-  return { sorted, rank, built: count, marks: new Uint8Array(count) };
+  return withRanks(sorted, count);
 }
 
 /**
