@@ -1,6 +1,6 @@
 import { createLeadService } from '@leadroute/core';
 import { memoryStorage } from '@leadroute/memory';
-import { anAccount, anEvent, aRollupRow } from '@leadroute/testkit';
+import { aLead, anAccount, anEvent, aRollupRow } from '@leadroute/testkit';
 import { describe, expect, it } from 'vitest';
 import { countingFileStore } from '../exports/synthetic';
 import { syntheticExport } from '../exports/world';
@@ -69,6 +69,18 @@ describe('long loops on memory storage let the event loop turn', () => {
       void storage.events.insert(anEvent(account, { expires_at: new Date(base + (i % 2) * 86_400_000).toISOString() }));
     const run = await watched(() => storage.events.purgeExpired(new Date(base + 1000).toISOString()));
     expect(run.value._unsafeUnwrap()).toBe(100_000);
+    expectTurns(run);
+  }, 60_000);
+
+  it('the retention purge of 300,000 of 600,000 leads', async () => {
+    const storage = memoryStorage();
+    const account = 'a'.repeat(24);
+    const base = Date.UTC(2026, 0, 1);
+    for (let i = 0; i < 600_000; i++)
+      void storage.leads.insert(aLead(account, { expires_at: new Date(base + (i % 2) * 86_400_000).toISOString() }));
+    const run = await watched(() => storage.leads.purgeExpired(new Date(base + 1000).toISOString()));
+    expect(run.value._unsafeUnwrap()).toBe(300_000);
+    expect(storage.tables.leads.size).toBe(300_000);
     expectTurns(run);
   }, 60_000);
 

@@ -6,8 +6,9 @@ import {
   type LeadStore,
   type StoreError,
 } from '@leadroute/core';
-import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { DONE } from './done';
+import { purgeInSlices } from './purge';
 import { copy, type MemoryTables } from './tables';
 
 const conflict = (message: string): ResultAsync<never, StoreError> => errAsync(errors.conflict(message) as StoreError);
@@ -48,11 +49,7 @@ export function leadStore(t: MemoryTables): LeadStore {
       t.leads.set(id, { ...lead, returned_at: at });
       return okAsync(true);
     },
-    purgeExpired: (before) => {
-      let n = 0;
-      for (const [id, lead] of t.leads) if (lead.expires_at < before && t.leads.delete(id)) n++;
-      return okAsync(n);
-    },
+    purgeExpired: (before) => ResultAsync.fromSafePromise(purgeInSlices(t.leads, (lead) => lead.expires_at < before)),
   };
 }
 
