@@ -178,6 +178,12 @@ function forget(ix: AccountIndex, n: number): void {
   ix.compacting?.push(doc);
 }
 
+/** Forgets lead `lead`'s document `n` and the lead with it: expired, it is in no answer nor indexed again. */
+function forgetLead(ix: AccountIndex, lead: string, n: number): void {
+  forget(ix, n);
+  ix.byLead.delete(lead);
+}
+
 /**
  * Once the forgotten documents are a quarter of the lists, builds a copy without them, a slice of the event loop at a
  * time, and puts it in the account's place. The index answers as before meanwhile: forgotten documents are left out
@@ -201,8 +207,7 @@ function compactLater(table: SearchTable, account: string, ix: AccountIndex): vo
       const m = fresh.byLead.get(doc.lead_id);
       // A lead indexed again meanwhile is its newer document in the copy: only the one forgotten goes.
       if (m === undefined || fresh.entries[m] !== doc) continue;
-      forget(fresh, m);
-      fresh.byLead.delete(doc.lead_id);
+      forgetLead(fresh, doc.lead_id, m);
     }
     if (table.get(account) === ix) table.set(account, fresh);
   };
@@ -361,11 +366,12 @@ export function memorySearchIndex(table: SearchTable = new Map()): SearchIndex {
     purgeExpired(before) {
       let purged = 0;
       for (const [account, ix] of table) {
+        // One turn per account, not purgeInSlices: a compacted copy taking this index's place during a pause would
+        // miss what was forgotten here after it (63 ms for 100,000 leads; the compaction is the long part).
         for (const [lead, n] of ix.byLead) {
           const doc = ix.entries[n];
           if (doc && doc.expires_at < before) {
-            forget(ix, n);
-            ix.byLead.delete(lead);
+            forgetLead(ix, lead, n);
             purged++;
           }
         }
