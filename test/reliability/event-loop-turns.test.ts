@@ -1,6 +1,6 @@
 import { createLeadService } from '@leadroute/core';
 import { memoryStorage } from '@leadroute/memory';
-import { aLead, anAccount, anEvent, aRollupRow } from '@leadroute/testkit';
+import { aLead, anAccount, anEvent, aRollupRow, aSearchDocument } from '@leadroute/testkit';
 import { describe, expect, it } from 'vitest';
 import { countingFileStore } from '../exports/synthetic';
 import { syntheticExport } from '../exports/world';
@@ -83,6 +83,28 @@ describe('long loops on memory storage let the event loop turn', () => {
     },
     60_000,
   );
+
+  it('the first search sorted by a field, over 120,000 leads', async () => {
+    const storage = memoryStorage();
+    const account = 'a'.repeat(24);
+    // As many last names as leads, in no order: the first sorted search sorts them all.
+    for (let i = 0; i < 120_000; i++)
+      void storage.search.index(
+        aSearchDocument(account, { first_name: 'Ada', last_name: `L${(i * 104_729) % 120_011}` }),
+      );
+    const run = await watched(() =>
+      storage.search.search({
+        account_id: account,
+        terms: [],
+        phrases: [],
+        from: 0,
+        limit: 3,
+        sort: { field: 'last_name', dir: 'asc' },
+      }),
+    );
+    expect(run.value._unsafeUnwrap().documents.map((d) => d.fields.last_name)).toEqual(['L0', 'L1', 'L10']);
+    expectTurns(run);
+  }, 60_000);
 
   it('a detector pass over 5,000 accounts', async () => {
     const accounts = 5_000;

@@ -1,14 +1,16 @@
 import {
   documentTokens,
+  errors,
   SEARCH_MAX_REACHABLE,
   type SearchDocument,
   type SearchIndex,
   type SearchIndexQuery,
   type SearchSortField,
+  type StoreError,
   searchSortKey,
   timeSlices,
 } from '@leadroute/core';
-import { okAsync } from 'neverthrow';
+import { okAsync, ResultAsync } from 'neverthrow';
 import {
   type Bits,
   bitsOf,
@@ -21,7 +23,7 @@ import {
   withBit,
 } from './search/postings';
 import { addPhrases, holdsPhrase, type PhraseStore, phraseIds, phraseStore } from './search/phrases';
-import { buildOrder, extendOrder, firstInOrder, type SortKey, type SortOrder } from './search/sort-order';
+import { buildOrderInSlices, extendOrder, firstInOrder, type SortKey, type SortOrder } from './search/sort-order';
 import { DONE } from './done';
 import { bound, type SortedIds, sortedIds } from './sorted-ids';
 
@@ -82,6 +84,8 @@ interface AccountIndex {
    * heap it kept (#22).
    */
   readonly keys: Map<SearchSortField, string[]>;
+  /** A field's first order while it is built, a slice of the event loop at a time: searches sorted by it wait for it. */
+  readonly building: Map<SearchSortField, Promise<void>>;
   dead: number;
   /**
    * While a fresh copy of this index is being built ({@link compactLater}): the documents forgotten here meanwhile, to
@@ -107,6 +111,7 @@ function emptyIndex(): AccountIndex {
     phrases: phraseStore(),
     orders: new Map(),
     keys: new Map(),
+    building: new Map(),
     dead: 0,
     compacting: undefined,
     found: new Uint32Array(0),
@@ -304,27 +309,58 @@ function byRelevance(ix: AccountIndex, q: SearchIndexQuery, found: Postings, k: 
 
 const docCopy = (d: SearchDocument): SearchDocument => ({ ...d, fields: { ...d.fields } });
 
+/** The field's keys by document number, as far as they were read ({@link sortKeys}). */
+function keyColumn(ix: AccountIndex, field: SearchSortField): string[] {
+  let column = ix.keys.get(field);
+  if (!column) ix.keys.set(field, (column = []));
+  return column;
+}
+
+/** Document `n`'s key on `field` as {@link keyColumn} keeps it: '' for none, or forgotten. */
+function readKey(ix: AccountIndex, n: number, field: SearchSortField): string {
+  const doc = ix.entries[n];
+  return doc === undefined ? '' : searchSortKey(doc, field);
+}
+
 /**
  * What each document sorts by on `field` ('' for none, or a forgotten document): the field's keys, made when a search
  * first sorts by it and for each newer document when one next does; read through an array, never a lookup per key.
  */
 function sortKeys(ix: AccountIndex, field: SearchSortField): SortKey {
-  let column = ix.keys.get(field);
-  if (!column) ix.keys.set(field, (column = []));
+  const keys = keyColumn(ix, field);
   // Filled in document order, so the column never has holes (a sparse array would turn into a dictionary).
-  for (let m = column.length; m < ix.entries.length; m++) {
-    const doc = ix.entries[m];
-    column.push(doc === undefined ? '' : searchSortKey(doc, field));
-  }
-  const keys = column;
+  for (let m = keys.length; m < ix.entries.length; m++) keys.push(readKey(ix, m, field));
   return (n) => (ix.entries[n] === undefined ? '' : (keys[n] as string));
 }
 
-/** The field's order over every document, extended once {@link TAIL} documents came after it. */
+/**
+ * Makes the field's first order, its keys read and its documents sorted a slice of the event loop at a time (see
+ * {@link buildOrderInSlices}); searches sorted by the field meanwhile wait for this one build.
+ */
+function firstOrder(ix: AccountIndex, field: SearchSortField): Promise<void> {
+  let building = ix.building.get(field);
+  if (building === undefined) {
+    const build = async (): Promise<void> => {
+      const slices = timeSlices();
+      const column = keyColumn(ix, field);
+      for (let m = column.length; m < ix.entries.length; m++) {
+        column.push(readKey(ix, m, field));
+        if ((m & 1023) === 1023 && slices.due()) await slices.pause();
+      }
+      const key = sortKeys(ix, field);
+      ix.orders.set(field, await buildOrderInSlices(ix.entries.length, key, slices));
+    };
+    building = build().finally(() => ix.building.delete(field));
+    ix.building.set(field, building);
+  }
+  return building;
+}
+
+/** The field's order over every document ({@link firstOrder} built it), extended once {@link TAIL} documents came after it. */
 function orderOf(ix: AccountIndex, field: SearchSortField, key: SortKey): SortOrder {
-  const prior = ix.orders.get(field);
-  if (prior && ix.entries.length - prior.built < TAIL) return prior;
-  const order = prior ? extendOrder(prior, ix.entries.length, key) : buildOrder(ix.entries.length, key);
+  const prior = ix.orders.get(field) as SortOrder;
+  if (ix.entries.length - prior.built < TAIL) return prior;
+  const order = extendOrder(prior, ix.entries.length, key);
   ix.orders.set(field, order);
   return order;
 }
@@ -344,6 +380,24 @@ function bySort(ix: AccountIndex, found: Postings, k: number, field: SearchSortF
  * read off a prebuilt sort order.
  */
 export function memorySearchIndex(table: SearchTable = new Map()): SearchIndex {
+  const search = (q: SearchIndexQuery): ReturnType<SearchIndex['search']> => {
+    const ix = table.get(q.account_id);
+    if (!ix) return okAsync({ total: 0, documents: [] });
+    // The field's first order is built a slice at a time, then the search runs again: the index it was built on may
+    // have been replaced by a compacted copy meanwhile.
+    if (q.sort && !ix.orders.has(q.sort.field))
+      return ResultAsync.fromPromise(
+        firstOrder(ix, q.sort.field),
+        (e) => errors.storageFailure('Sorting the search index failed.', e) as StoreError,
+      ).andThen(() => search(q));
+    const found = matches(ix, q);
+    const k = q.from + q.limit;
+    const page = q.sort ? bySort(ix, found, k, q.sort.field, q.sort.dir) : byRelevance(ix, q, found, k);
+    return okAsync({
+      total: Math.min(found.length, SEARCH_MAX_REACHABLE),
+      documents: page.slice(q.from, k).map((n) => docCopy(ix.entries[n] as SearchDocument)),
+    });
+  };
   return {
     index(document) {
       let ix = table.get(document.account_id);
@@ -353,15 +407,7 @@ export function memorySearchIndex(table: SearchTable = new Map()): SearchIndex {
       return DONE;
     },
     search(q) {
-      const ix = table.get(q.account_id);
-      if (!ix) return okAsync({ total: 0, documents: [] });
-      const found = matches(ix, q);
-      const k = q.from + q.limit;
-      const page = q.sort ? bySort(ix, found, k, q.sort.field, q.sort.dir) : byRelevance(ix, q, found, k);
-      return okAsync({
-        total: Math.min(found.length, SEARCH_MAX_REACHABLE),
-        documents: page.slice(q.from, k).map((n) => docCopy(ix.entries[n] as SearchDocument)),
-      });
+      return search(q);
     },
     purgeExpired(before) {
       let purged = 0;

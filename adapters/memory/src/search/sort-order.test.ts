@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildOrder, extendOrder } from './sort-order';
+import { buildOrder, buildOrderInSlices, extendOrder } from './sort-order';
 
 describe('extendOrder', () => {
   it('#22 gives the order a full build gives, whatever was indexed and forgotten since the prior order', () => {
@@ -45,4 +45,25 @@ describe('extendOrder', () => {
     const full = fastest(() => buildOrder(keys.length, of));
     expect(extension).toBeLessThan(full / 4);
   });
+});
+
+describe('buildOrderInSlices', () => {
+  // Pauses at every chance it takes, so a run that resumed in the wrong place would show.
+  const always = { due: () => true, pause: () => Promise.resolve() };
+
+  it.each([0, 1, 4095, 4096, 4097, 12_289, 40_000])(
+    '#22 gives the order buildOrder gives, over %i documents, pausing wherever it may',
+    async (count) => {
+      let seed = count + 1;
+      const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+      // Few distinct keys and many without one: most comparisons are ties, ordered by document number.
+      const keys = Array.from({ length: count }, () => ['', 'a', 'ab', 'b', 'ba', 'c', 'd'][Math.floor(rand() * 7)]);
+      const of = (n: number) => keys[n] as string;
+      const sliced = await buildOrderInSlices(count, of, always);
+      const whole = buildOrder(count, of);
+      expect([...sliced.sorted]).toEqual([...whole.sorted]);
+      expect([...sliced.rank]).toEqual([...whole.rank]);
+      expect(sliced.built).toBe(count);
+    },
+  );
 });

@@ -1,3 +1,4 @@
+import type { TimeSlices } from '@leadroute/core';
 import type { Postings } from './postings';
 
 /** The rank of a document that has no value for the field (or is forgotten). */
@@ -48,6 +49,49 @@ export function buildOrder(count: number, key: SortKey): SortOrder {
   }
   valued.sort(byKey((n) => keys[n] as string));
   return withRanks(Uint32Array.from(valued), count);
+}
+
+/** How many documents {@link buildOrderInSlices} sorts in one go before it merges the sorted runs. */
+const RUN = 4096;
+
+/**
+ * {@link buildOrder}, letting the event loop turn whenever `slices` says so: the keys read, then runs of {@link RUN}
+ * documents sorted one at a time, then merged pairwise, a pass at a time. Built in one go, the first search sorted by
+ * a field held the process for the whole sort: 120-400 ms over 200,000 leads (#22).
+ */
+export async function buildOrderInSlices(count: number, key: SortKey, slices: TimeSlices): Promise<SortOrder> {
+  const keys: string[] = [];
+  const valued: number[] = [];
+  for (let n = 0; n < count; n++) {
+    const k = key(n);
+    keys.push(k);
+    if (k !== '') valued.push(n);
+    if ((n & 1023) === 1023 && slices.due()) await slices.pause();
+  }
+  const compare = byKey((n) => keys[n] as string);
+  let from = Uint32Array.from(valued);
+  const size = from.length;
+  for (let at = 0; at < size; at += RUN) {
+    from.subarray(at, at + RUN).sort(compare);
+    if (slices.due()) await slices.pause();
+  }
+  let to = new Uint32Array(size);
+  for (let width = RUN; width < size; width *= 2) {
+    for (let lo = 0; lo < size; lo += 2 * width) {
+      const mid = Math.min(lo + width, size);
+      const hi = Math.min(lo + 2 * width, size);
+      let i = lo;
+      let j = mid;
+      for (let out = lo; out < hi; out++) {
+        to[out] = (
+          j >= hi || (i < mid && compare(from[i] as number, from[j] as number) < 0) ? from[i++] : from[j++]
+        ) as number;
+        if ((out & 1023) === 1023 && slices.due()) await slices.pause();
+      }
+    }
+    [from, to] = [to, from];
+  }
+  return withRanks(from, count);
 }
 
 /**
