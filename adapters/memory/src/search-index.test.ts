@@ -198,6 +198,14 @@ describe('compacting after a purge', () => {
     const at = (i: number) => new Date(Date.UTC(2027, 0, 1) + i * 1000).toISOString();
     let docs = Array.from({ length: 40_000 }, (_, i) => ({ ...generated(i), expires_at: at(i) }));
     for (const d of docs) void ix.index(d);
+    const sorted = (text: string, dir: 'asc' | 'desc') =>
+      searchIds(ix, text, { limit: 40, sort: { field: 'last_name', dir } });
+    const expectedSorted = (text: string, dir: 'asc' | 'desc') => {
+      const want = oracle(docs, text, { field: 'last_name', dir });
+      return { total: want.total, ids: want.ids.slice(0, 40) };
+    };
+    // An order of last names, before the purge: the copy carries it rather than sorting again.
+    expect(await sorted('', 'asc')).toEqual(expectedSorted('', 'asc'));
     const before = table.get(ACCOUNT);
     let ticks = 0;
     const timer = setInterval(() => ticks++, 1);
@@ -231,6 +239,9 @@ describe('compacting after a purge', () => {
       expect(after?.entries.filter((d) => d !== undefined)).toHaveLength(docs.length);
       for (const text of ['ann smith', 'quentin', 'qu', '"san jose"', 'r1', ''])
         expect(await search(text)).toEqual(expected(text));
+      expect(after?.orders.has('last_name')).toBe(true);
+      for (const text of ['', 'ann', 'quentin'])
+        for (const dir of ['asc', 'desc'] as const) expect(await sorted(text, dir)).toEqual(expectedSorted(text, dir));
     } finally {
       clearInterval(timer);
     }

@@ -23,7 +23,14 @@ import {
   withBit,
 } from './search/postings';
 import { addPhrases, holdsPhrase, type PhraseStore, phraseIds, phraseStore } from './search/phrases';
-import { buildOrderInSlices, extendOrder, firstInOrder, type SortKey, type SortOrder } from './search/sort-order';
+import {
+  buildOrderInSlices,
+  extendOrder,
+  firstInOrder,
+  renumberedOrder,
+  type SortKey,
+  type SortOrder,
+} from './search/sort-order';
 import { DONE } from './done';
 import { bound, type SortedIds, sortedIds } from './sorted-ids';
 
@@ -190,6 +197,19 @@ function forgetLead(ix: AccountIndex, lead: string, n: number): void {
 }
 
 /**
+ * The sort orders and keys `ix` has, numbered as its compacted copy `fresh` numbers the documents (`moved`): a copy
+ * without them made every sorted field's next search sort every lead again.
+ */
+function carryOrders(ix: AccountIndex, fresh: AccountIndex, moved: readonly number[]): void {
+  for (const [field, order] of ix.orders) fresh.orders.set(field, renumberedOrder(order, moved));
+  for (const [field, column] of ix.keys) {
+    const keys: string[] = [];
+    for (let n = 0; n < column.length; n++) if ((moved[n] as number) >= 0) keys.push(column[n] as string);
+    fresh.keys.set(field, keys);
+  }
+}
+
+/**
  * Once the forgotten documents are a quarter of the lists, builds a copy without them, a slice of the event loop at a
  * time, and puts it in the account's place. The index answers as before meanwhile: forgotten documents are left out
  * of every answer, and documents indexed or forgotten while the copy is built are taken into it. Rebuilt in one go, a
@@ -202,12 +222,16 @@ function compactLater(table: SearchTable, account: string, ix: AccountIndex): vo
   const build = async (): Promise<void> => {
     const fresh = emptyIndex();
     const slices = timeSlices();
+    /** Each document's number in the copy, -1 for one forgotten. */
+    const moved: number[] = [];
     // Documents indexed meanwhile are appended to `ix.entries`: the loop reads them too.
     for (let n = 0; n < ix.entries.length; n++) {
       const doc = ix.entries[n];
+      moved.push(doc ? fresh.entries.length : -1);
       if (doc) add(fresh, doc);
       if (slices.due()) await slices.pause();
     }
+    carryOrders(ix, fresh, moved);
     for (const doc of forgotten) {
       const m = fresh.byLead.get(doc.lead_id);
       // A lead indexed again meanwhile is its newer document in the copy: only the one forgotten goes.

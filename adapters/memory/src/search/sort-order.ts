@@ -95,6 +95,24 @@ export async function buildOrderInSlices(count: number, key: SortKey, slices: Ti
 }
 
 /**
+ * `order` for an index whose documents were numbered again, `moved[n]` being document n's new number (-1 for one left
+ * out): the numbering keeps the documents' order, so the order is still sorted, and is read off it rather than sorted
+ * again. Documents newly numbered below its `built` are those it held.
+ */
+export function renumberedOrder(order: SortOrder, moved: readonly number[]): SortOrder {
+  const sorted = new Uint32Array(order.sorted.length);
+  let size = 0;
+  for (const n of order.sorted) {
+    const m = moved[n] as number;
+    if (m >= 0) sorted[size++] = m;
+  }
+  let built = 0;
+  for (let n = order.built - 1; n >= 0 && built === 0; n--)
+    if ((moved[n] as number) >= 0) built = (moved[n] as number) + 1;
+  return withRanks(sorted.slice(0, size), built);
+}
+
+/**
  * `prior` extended to documents `0..count-1`: the ones indexed since it was built are sorted among themselves and
  * merged in, each placed by binary search, and those forgotten since are left out. A full {@link buildOrder} sorted
  * every document again each time 2,048 more were indexed: 18-123 ms at 100,000 leads, in one turn of the
