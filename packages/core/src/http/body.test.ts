@@ -2,9 +2,9 @@ import { createServer, type IncomingMessage, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Result } from 'neverthrow';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LeadrouteError } from '../errors';
-import { readBody } from './body';
+import { DEFAULT_BODY_LIMITS, parseBody, readBody } from './body';
 
 type Read = Result<Uint8Array, LeadrouteError>;
 
@@ -67,5 +67,35 @@ describe('readBody on a Node request', () => {
     await new Promise((resolve) => stream.once('end', resolve));
     const read = await readBody({ method: 'POST', url: '/', headers: {}, body: stream }, 1000);
     expect(read._unsafeUnwrap().byteLength).toBe(0);
+  });
+});
+
+describe('parseBody on deeply nested JSON', () => {
+  const parse = (text: string) => parseBody(Buffer.from(text), 'json');
+  const nested = (levels: number, inner = '') => `${'['.repeat(levels)}${inner}${']'.repeat(levels)}`;
+
+  it('takes the deepest nesting the limit allows and refuses one level more, with one message', () => {
+    // The top level is depth 0: 33 brackets deep is depth 32, the default limit.
+    expect(parse(nested(DEFAULT_BODY_LIMITS.depth + 1)).isOk()).toBe(true);
+    expect(parse(nested(DEFAULT_BODY_LIMITS.depth + 2))._unsafeUnwrapErr()).toMatchObject({
+      type: 'BadRequest',
+      message: 'The body is nested deeper than 32 levels.',
+    });
+    expect(parse(`{"a":${nested(DEFAULT_BODY_LIMITS.depth + 1)}}`).isErr()).toBe(true);
+  });
+
+  it('counts no bracket inside a string, escaped quotes and backslashes included', () => {
+    const text = `{"a":"${'['.repeat(100)}\\\\","b":"\\\\\\"${'{'.repeat(100)}"}`;
+    expect(parse(text)._unsafeUnwrap()).toEqual(JSON.parse(text));
+  });
+
+  it('refuses 4,000,000 levels without parsing them (JSON.parse built every level first: 5 s in one turn)', () => {
+    const spy = vi.spyOn(JSON, 'parse');
+    try {
+      expect(parse(nested(4_000_000))._unsafeUnwrapErr().type).toBe('BadRequest');
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
