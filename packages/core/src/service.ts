@@ -19,6 +19,7 @@ import type { InboundFeedbackModule } from './feedback/types';
 import { type CertificateOptions, type CertificatesApi, createCertificatesApi } from './certificates/service';
 import { createFirehoseApi, type FirehoseApi, type FirehoseOptions, observeFirehose } from './firehose/service';
 import { createFlowCache } from './flows/compile';
+import { DEFAULT_LEAD_LIMITS, type LeadLimits } from './flows/context';
 import { createLeadsApi, type LeadsApi } from './flows/intake';
 import { createFlowsApi, type FlowsApi } from './flows/service';
 import { createIntegrationRegistry, type IntegrationRegistry } from './integrations/registry';
@@ -88,6 +89,8 @@ export interface LeadServiceOptions {
   readonly fileStore?: FileStore;
   /** Export expiry, row limit, download-link secret and the background worker. */
   readonly exports?: ExportOptions;
+  /** How large a lead may be (fields and characters); a larger one is refused with 400. @default DEFAULT_LEAD_LIMITS */
+  readonly leadLimits?: Partial<LeadLimits>;
 }
 
 /** The service: one object whose sub-APIs the HTTP handler and embedding code call alike. */
@@ -118,6 +121,8 @@ export interface LeadService {
   readonly integrations: IntegrationRegistry;
   /** Where recorded events go; capabilities built on events observe it. */
   readonly recorder: EventRecorder;
+  /** How large a lead may be: `leadLimits` over the defaults. */
+  readonly leadLimits: LeadLimits;
   readonly storage: Storage;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -210,6 +215,7 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
   // Rollup rows and search documents are written with their events (one unit per lead); observers follow once they are
   // stored.
   const recorder = createEventRecorder({ storage, logger, clock });
+  const leadLimits: LeadLimits = { ...DEFAULT_LEAD_LIMITS, ...options.leadLimits };
   const firehose = createFirehoseApi({
     storage,
     clock,
@@ -359,7 +365,9 @@ export function createLeadService(options: LeadServiceOptions): LeadService {
       flow: flows.get,
       account: accounts.get,
       host: options.host ?? hostname(),
+      leadLimits,
     }),
+    leadLimits,
     events,
     feedback: createFeedbackApi({
       storage,

@@ -29,6 +29,50 @@ export interface IntakeDeps {
   readonly account: (id: string) => ResultAsync<Account | undefined, LeadrouteError>;
   /** Recorded as `host` on events. */
   readonly host: string;
+  /** How large a lead may be. @default DEFAULT_LEAD_LIMITS */
+  readonly leadLimits?: LeadLimits;
+}
+
+/**
+ * How large a lead may be. Every event of a lead keeps its fields, so one lead's size is paid again by every read of
+ * them (a page of events, an export, a search hit): a key-less lead of 100,000 fields held the process for seconds at
+ * intake and again at each read of that account's events.
+ */
+export interface LeadLimits {
+  /** The most keys and array items in a lead, nested ones included. @default 1000 */
+  readonly fields: number;
+  /** The most characters in all of a lead's keys and strings together. @default 1000000 */
+  readonly characters: number;
+}
+
+export const DEFAULT_LEAD_LIMITS: LeadLimits = { fields: 1000, characters: 1_000_000 };
+
+/**
+ * Why a lead is larger than `limits` allow, or undefined. Reading stops at the first field past a limit, so a lead far
+ * larger costs no more to refuse.
+ */
+export function leadTooLarge(lead: Readonly<Record<string, unknown>>, limits: LeadLimits): string | undefined {
+  let fields = 0;
+  let characters = 0;
+  const over = (value: unknown): boolean => {
+    if (typeof value === 'string') return (characters += value.length) > limits.characters;
+    if (typeof value !== 'object' || value === null) return false;
+    if (Array.isArray(value)) {
+      if ((fields += value.length) > limits.fields) return true;
+      for (const item of value) if (over(item)) return true;
+      return false;
+    }
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      if (++fields > limits.fields || (characters += key.length) > limits.characters) return true;
+      if (over((value as Record<string, unknown>)[key])) return true;
+    }
+    return false;
+  };
+  if (!over(lead)) return undefined;
+  return fields > limits.fields
+    ? `A lead has at most ${limits.fields} fields (keys and array items, nested ones included).`
+    : `A lead has at most ${limits.characters} characters in its field names and values together.`;
 }
 
 /** One lead's journey through a flow: what every step reads and appends to. */

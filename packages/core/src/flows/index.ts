@@ -1,6 +1,6 @@
 export * from './builder';
 export { type CompiledFlow, compileFlow, createFlowCache } from './compile';
-export type { IntakeDeps } from './context';
+export { DEFAULT_LEAD_LIMITS, type IntakeDeps, type LeadLimits } from './context';
 export { DUPLICATE_REASON } from './duplicates';
 export { DEFAULT_PING_VALIDITY_SECONDS, PING_REASONS } from './auction';
 export { createLeadsApi, type IntakeOptions, NO_BID, type IntakeResult, type LeadsApi } from './intake';

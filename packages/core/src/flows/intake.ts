@@ -18,7 +18,15 @@ import { capsFull, releaseCaps, reserveCaps } from './caps';
 import { type Bid, bestBid, DEFAULT_PING_VALIDITY_SECONDS, type PostOfPing, resolvePing } from './auction';
 import { checkDuplicate, DUPLICATE_REASON } from './duplicates';
 import type { CompiledSource } from './compile';
-import { type IntakeDeps, type LeadRun, NOTHING_APPENDED, pingLimitFields, timings } from './context';
+import {
+  DEFAULT_LEAD_LIMITS,
+  type IntakeDeps,
+  type LeadRun,
+  leadTooLarge,
+  NOTHING_APPENDED,
+  pingLimitFields,
+  timings,
+} from './context';
 import { logStep, runFilter, runRecipient, type StepResult } from './step';
 import type { PingLimit } from '../domain/flows';
 import { postingSecretMatches } from './posting-secret';
@@ -106,6 +114,8 @@ function prepare(
   // The body is checked first: its answer must not depend on whether the IDs exist.
   if (body !== undefined && !isRecord(body))
     return errAsync(errors.validation([{ path: '', message: 'A lead must be an object of fields.' }]));
+  const tooLarge = body === undefined ? undefined : leadTooLarge(body, deps.leadLimits ?? DEFAULT_LEAD_LIMITS);
+  if (tooLarge !== undefined) return errAsync(errors.badRequest(tooLarge));
   // The lead's records keep the fields: a copy of its own, which the caller cannot change afterwards (the records are
   // handed to the store as they are, see LeadWrites). A class instance among them is kept as its JSON, as every store
   // that keeps JSON keeps it.

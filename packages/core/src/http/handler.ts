@@ -127,7 +127,7 @@ function replyResponse(reply: Reply): HttpResponse {
  * Fastify bindings only translate requests and responses around it.
  */
 export function createHttpHandler(service: LeadService, options: HttpHandlerOptions = {}): LeadrouteHttpHandler {
-  const limits: BodyLimits = { ...DEFAULT_BODY_LIMITS, ...options.limits };
+  const handlerLimits: BodyLimits = { ...DEFAULT_BODY_LIMITS, ...options.limits };
   const routes = [...(options.builtInRoutes === false ? [] : coreRoutes(service)), ...(options.routes ?? [])];
   // Serialized once: the document never changes, and every answer shares these bytes (a client that
   // pipelines requests without reading holds references to one buffer, not a fresh 120 KB copy each).
@@ -179,8 +179,9 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     return ok(principal.value);
   };
 
-  const readRequestBody = async (request: HttpRequest): Promise<Result<unknown, LeadrouteError>> => {
+  const readRequestBody = async (request: HttpRequest, route: Route): Promise<Result<unknown, LeadrouteError>> => {
     if (!hasBody(request)) return ok(undefined);
+    const limits = route.bodyLimits ? { ...handlerLimits, ...route.bodyLimits } : handlerLimits;
     const format = bodyFormat(request);
     if (format.isErr()) return err(format.error);
     const parsed = request.parsedBody?.value;
@@ -252,7 +253,7 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     if (mediaType === undefined)
       return fail(errors.notAcceptable(`This endpoint answers with ${produces.join(', ')}.`), 'request');
 
-    const body = route.readsBody ? await readRequestBody(request) : ok(undefined);
+    const body = route.readsBody ? await readRequestBody(request, route) : ok(undefined);
     if (body.isErr()) return fail(body.error, 'request', mediaType);
 
     const signal = request.signal ?? NEVER_ABORTED;

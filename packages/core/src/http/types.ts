@@ -4,6 +4,7 @@ import type { Principal } from '../context';
 import type { OperatorPrincipal } from '../operators';
 import type { LeadrouteError } from '../errors';
 import type { JsonSchema } from './schemas';
+import type { BodyLimits } from './body';
 
 /** A request as any web framework can hand it over. */
 export interface HttpRequest {
@@ -107,6 +108,8 @@ interface RouteBase {
   readonly produces?: readonly string[];
   /** Whether the route reads a body. @default false */
   readonly readsBody?: boolean;
+  /** Bounds of its own over the handler's, for a body whose limits are tighter (a lead's fields). */
+  readonly bodyLimits?: Partial<BodyLimits>;
   /** For the OpenAPI document. */
   readonly doc?: RouteDoc;
   /**

@@ -72,6 +72,8 @@ export function flowRoutes(service: LeadService): Route[] {
     // The posting URL authorizes intake, as vendors post without API keys.
     auth: 'none',
     readsBody: true,
+    // The body is the lead: more fields than a lead may have are refused while it is read, not copied first.
+    bodyLimits: { fields: service.leadLimits.fields },
     produces: JSON_XML_OR_FORM,
     summary: kind === 'submit' ? 'Submit a lead to a flow from a source' : 'Ping: price a lead without delivering it',
     doc: {
