@@ -58,6 +58,16 @@ export interface Problem {
   readonly current_version?: number;
 }
 
+/**
+ * What a caller is told of a storage error: a store's own message names the database, its address and the operation
+ * (`[leadroute] [postgres] get event failed: connect ECONNREFUSED 10.0.0.5:5432`), which the handler logs with the
+ * request ID; a caller, with or without a key, learns only that storage failed.
+ */
+const STORAGE_DETAIL = {
+  StorageFailure: 'A storage operation failed; the server log has the details under this request ID.',
+  StorageUnavailable: 'Storage is unavailable for the moment; retry after Retry-After seconds.',
+} as const;
+
 export function problemOf(error: LeadrouteError): Problem {
   const status = statusOf(error);
   // Storage and upstream causes stay in the logs; the caller learns only what failed.
@@ -65,7 +75,10 @@ export function problemOf(error: LeadrouteError): Problem {
     type: 'about:blank' as const,
     title: TITLES[status] ?? 'Error',
     status,
-    detail: error.message,
+    detail:
+      error.type === 'StorageFailure' || error.type === 'StorageUnavailable'
+        ? STORAGE_DETAIL[error.type]
+        : error.message,
     code: error.type,
   };
   const withIssues = 'issues' in error && error.issues ? { ...base, errors: error.issues } : base;
