@@ -9,6 +9,19 @@ import pg from 'pg';
 import { CALLERS, demoBuyerModule, seed } from './seed';
 
 const app = express();
+// Until the service is ready (tables migrated, demo data seeded), every request is answered 503 with Retry-After, as
+// the production server (servers/leadroute) answers: a lead posted during start-up must not meet an HTML 404, which a
+// vendor takes as final.
+let ready: express.Router | undefined;
+const starting = JSON.stringify({
+  ...problemOf(errors.storageUnavailable('starting')),
+  detail: 'The service is starting; retry after Retry-After seconds.',
+});
+app.use((req, res, next) =>
+  ready
+    ? ready(req, res, next)
+    : void res.status(503).set('retry-after', '2').type('application/problem+json').send(starting),
+);
 // Loopback unless HOST says otherwise: a demo with printed keys must not be reachable from the network by default.
 const host = process.env.HOST || '127.0.0.1';
 // Listen first: export download links are absolute, so the service needs its own address.
@@ -24,6 +37,7 @@ server.maxRequestsPerSocket = 1_000;
 await once(server, 'listening');
 const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
 const url = process.env.LEADROUTE_PUBLIC_URL ?? `http://${shown}:${(server.address() as AddressInfo).port}`;
+console.log(`Leadroute example starting on ${url}`);
 
 // PostgreSQL when DATABASE_URL is set (tables created or brought up to date at start-up), memory otherwise.
 const pool = process.env.DATABASE_URL ? new pg.Pool({ connectionString: process.env.DATABASE_URL }) : undefined;
@@ -31,8 +45,15 @@ if (pool) {
   // postgresStorage() listens for the pool's errors itself; until it is created (during migrate), a restarting
   // database must not take the process down either.
   pool.on('error', (error) => console.warn('[example] idle PostgreSQL connection failed:', error.message));
-  const migrated = await migrate(pool);
-  if (migrated.isErr()) throw new Error(migrated.error.message, { cause: migrated.error });
+  // A database that is not up yet is waited for (requests meanwhile get the 503 above); any other failure ends the start.
+  for (;;) {
+    const migrated = await migrate(pool);
+    if (migrated.isOk()) break;
+    if (migrated.error.type !== 'StorageUnavailable')
+      throw new Error(migrated.error.message, { cause: migrated.error });
+    console.warn(`[example] waiting for PostgreSQL: ${migrated.error.message}`);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
 }
 const demoBuyer = demoBuyerModule();
 const service = createLeadService({
@@ -52,23 +73,25 @@ const keys = reused
     >)
   : await seed(service, process.env);
 
+const routes = express.Router();
 // What the demo buyer received, as a buyer's own server would see it: each lead with the delivery
 // event ID it sends feedback with (#19.1). The demo's stand-in for a real buyer; no lead data beyond the demo's.
-app.get(
+routes.get(
   '/demo-buyer/received',
   (_req, res) => void res.json(demoBuyer.received.slice(-20).map((d) => ({ event_id: d.event_id, lead: d.lead }))),
 );
 // The certificate service has its own base address; mount it before the API router at '/'.
-app.use('/certificates', expressCertificateRouter(service));
-app.use('/', expressRouter(service));
+routes.use('/certificates', expressCertificateRouter(service));
+routes.use('/', expressRouter(service));
 // The router passes paths it does not own on to the app's next middleware: here, a problem document like the API's own.
-app.use(
+routes.use(
   (req, res) =>
     void res
       .status(404)
       .type('application/problem+json')
       .send(JSON.stringify(problemOf(errors.notFound(`No endpoint ${req.path}`)))),
 );
+ready = routes;
 // Creating the service starts nothing: start() runs the export worker, alert passes, purges and firehose retries.
 service.start();
 
