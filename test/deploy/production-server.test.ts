@@ -112,7 +112,7 @@ describe.runIf(enabled)('#21.13 the production server on PostgreSQL, S3 and SMTP
   it('#21.10 answers a path that is no endpoint with a problem document, as the API answers a missing resource', async () => {
     expect(await api('/no-such-endpoint')).toMatchObject({
       status: 404,
-      body: { status: 404, code: 'NotFound', detail: expect.stringContaining('No endpoint /no-such-endpoint') },
+      body: { status: 404, code: 'NotFound', detail: 'Endpoint /no-such-endpoint not found.' },
     });
   });
 

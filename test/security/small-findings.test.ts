@@ -36,6 +36,13 @@ describe.each(BINDINGS)('issue #18.18 small findings through %s', (name) => {
   });
   afterAll(() => binding.close());
 
+  it('an unknown path the binding answers (Fastify: under its prefix) says which endpoint was not found, once', async () => {
+    const answer = await req({ path: '/no-such-endpoint' });
+    expect(answer.status).toBe(404);
+    // Express hands paths it does not own on to the host's next middleware (here Express's own 404).
+    if (name === 'fastify') expect(answer.body.detail).toBe('Endpoint /no-such-endpoint not found.');
+  });
+
   it("#18.18 #19.12 an entity's flow_ids naming another account's flow or an unknown one answers alike and never shows either: flow_ids is derived", async () => {
     const foreign = await req({
       path: '/entities',

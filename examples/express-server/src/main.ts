@@ -89,7 +89,7 @@ routes.use(
     void res
       .status(404)
       .type('application/problem+json')
-      .send(JSON.stringify(problemOf(errors.notFound(`No endpoint ${req.path}`)))),
+      .send(JSON.stringify(problemOf(errors.notFound(`Endpoint ${req.path}`)))),
 );
 ready = routes;
 // Creating the service starts nothing: start() runs the export worker, alert passes, purges and firehose retries.

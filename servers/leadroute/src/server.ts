@@ -101,7 +101,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
       void res
         .status(404)
         .type('application/problem+json')
-        .send(JSON.stringify(problemOf(errors.notFound(`No endpoint ${req.path}`)))),
+        .send(JSON.stringify(problemOf(errors.notFound(`Endpoint ${req.path}`)))),
   );
 
   // Listen first: served export links and certificate URLs are absolute, so the service needs its own address.

@@ -203,7 +203,7 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     const method = request.method.toUpperCase();
     const found = match(method === 'OPTIONS' ? '' : method, url.pathname);
     if (found.kind === 'bad-path') return err(errors.badRequest('The request path is not valid percent-encoding.'));
-    if (found.kind === 'none') return err(errors.notFound(`No endpoint ${url.pathname}`));
+    if (found.kind === 'none') return err(errors.notFound(`Endpoint ${url.pathname}`));
     if (found.kind === 'wrong-method')
       return method === 'OPTIONS'
         ? ok({ status: 204, empty: true, headers: { allow: found.allow.join(', ') } })
