@@ -1,11 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { createIntegrationRegistry } from '../integrations';
 import { BUILTIN_OPERATOR_NAMES, BUILTIN_OPERATORS, type BuiltinOperatorName } from '../rules';
-import { allOf, anyOf, defineFlow, type OutboundModuleId, rule } from './builder';
+import type { FlowUpdateBody } from '../schemas/flows';
+import { allOf, anyOf, defineFlow, type OutboundModuleId, rule, type TypedFlowUpdate } from './builder';
+
+/**
+ * A typed flow is a refinement of the flow body's schema (`schemas/flows.ts`, the one definition the validator and
+ * OpenAPI use): this test file fails to compile if they drift apart. Here, not in builder.ts: exported from there, the
+ * check went into the published declarations, where a host compiling with exactOptionalPropertyTypes got its error.
+ */
+type Refines<T extends U, U> = T;
 
 type BuiltInModuleId = Exclude<OutboundModuleId, `platform-test.outbound.${string}`>;
 
 describe('typed flows', () => {
+  it('are a refinement of the flow body schema (checked when this file compiles)', () => {
+    const update: Refines<TypedFlowUpdate, FlowUpdateBody> = { name: 'Checked', sources: [], steps: [] };
+    expect(update.name).toBe('Checked');
+  });
+
   it('names every built-in operator, with its arity, as the registry does', () => {
     expect(BUILTIN_OPERATOR_NAMES).toEqual(BUILTIN_OPERATORS.map((operator) => operator.name));
     // Every name of the union, each exactly once: adding an operator without a name here does not compile.

@@ -20,7 +20,6 @@
 import type { CustomGetConfig, CustomJsonConfig } from '../integrations/custom-json';
 import type { BinaryOperatorName, FieldType, RuleSetOp, UnaryOperatorName } from '../rules';
 import type { DurationUnit } from '../domain/flows';
-import type { FlowUpdateBody } from '../schemas/flows';
 
 /** A value a rule's `rhv` may hold: text (templates allowed), a number, a boolean, or a list of them. */
 export type TypedRuleValue = string | number | boolean | (string | number | boolean)[];
@@ -310,10 +309,3 @@ export function allOf(...rules: (TypedRule | TypedRuleSet)[]): TypedRuleSet {
 export function anyOf(...rules: (TypedRule | TypedRuleSet)[]): TypedRuleSet {
   return { op: 'or', rules };
 }
-
-/**
- * A typed flow is a refinement of the flow body's schema (`schemas/flows.ts`, the one
- * definition the validator and OpenAPI use): this fails to compile if they drift apart.
- */
-type Refines<T extends U, U> = T;
-export type _TypedFlowRefinesFlowBody = Refines<TypedFlowUpdate, FlowUpdateBody>;
