@@ -163,4 +163,14 @@ describe.each(CASES)('#24.4 source responses through %s on %s', (bindingName, st
     expect(res.status).toBe(422);
     expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['/sources/0/response_template/id']);
   });
+
+  it('refuses a field name outside letters, digits, _ . - (an XML answer would not be well-formed)', async () => {
+    const res = await req({
+      path: '/flows',
+      key: f.keys.demo,
+      json: { name: 'Bad', sources: [{ entity_id: templated.source, response_template: { '<bad': '{{outcome}}' } }] },
+    });
+    expect(res.status, res.text).toBe(422);
+    expect(JSON.stringify(res.body.errors)).toContain('/sources/0/response_template');
+  });
 });

@@ -188,6 +188,8 @@ export const SourceInput = object(
     duplicate_check: Type.Optional(DuplicateCheckInput),
     response_template: Type.Optional(
       Type.Record(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,100}$' }), Type.String({ maxLength: 2000 }), {
+        // A key pattern alone only types the keys that match it: `<bad` went through and broke the XML answer.
+        additionalProperties: false,
         maxProperties: 50,
         'x-message': 'must map at most 50 field names (letters, digits, _ . -) to templates of at most 2000 characters',
         description:
