@@ -30,6 +30,11 @@ describe('examples/express-server (what npm start runs)', () => {
     expect(names).toEqual(expect.arrayContaining(['Acme Insurance', 'Lead Vendor LLC', 'Demo Leads']));
   });
 
+  it('does not name its framework (no X-Powered-By)', async () => {
+    const res = await fetch(`${url}/entities`, { headers: { authorization: basic(key) } });
+    expect(res.headers.get('x-powered-by')).toBeNull();
+  });
+
   it('refuses a wrong key', async () => {
     expect((await fetch(`${url}/entities`, { headers: { authorization: basic('wrong-key') } })).status).toBe(401);
   });

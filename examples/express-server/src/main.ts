@@ -9,6 +9,8 @@ import pg from 'pg';
 import { CALLERS, demoBuyerModule, seed } from './seed';
 
 const app = express();
+// No X-Powered-By: the framework and its version are nobody's business (as servers/leadroute).
+app.disable('x-powered-by');
 // Until the service is ready (tables migrated, demo data seeded), every request is answered 503 with Retry-After, as
 // the production server (servers/leadroute) answers: a lead posted during start-up must not meet an HTML 404, which a
 // vendor takes as final.
