@@ -139,14 +139,20 @@ describe.each(BINDINGS)('#18.1 key-less feedback enumeration through %s', (name)
     const unknown = ['0123456789abcdef01234567', 'ffffffffffffffffffffffff'];
     const probes = [...guessed, ...foreign, ...unknown, attacker.lead];
     expect(probes.length).toBeGreaterThan(90);
-    const forms: ((id: string) => Call)[] = [
-      (id) => ({ path: `/feedback?event_id=${id}&type=x` }),
-      (id) => ({ path: `/feedback?event_id=${id}&type=return` }),
-      (id) => ({ path: `/feedback?event_id=${id}`, json: { type: 'x' } }),
-      (id) => ({ path: `/feedback?event_id=${id.toUpperCase()}`, json: { type: 'conversion', reason: 'Sold' } }),
+    const notFound = `404\napplication/problem+json; charset=utf-8\n${JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404, detail: 'No delivery event for event_id, or it is more than 90 days old.', code: 'NotFound' })}`;
+    // A bad type is answered before any look-up, alike for every ID (real ones too: see the next test).
+    const badType = `400\napplication/json; charset=utf-8\n${JSON.stringify({ outcome: 'error', reason: 'type must be conversion or return.', price: 0 })}`;
+    const forms: [(id: string) => Call, string][] = [
+      [(id) => ({ path: `/feedback?event_id=${id}&type=x` }), badType],
+      [(id) => ({ path: `/feedback?event_id=${id}&type=return` }), notFound],
+      [(id) => ({ path: `/feedback?event_id=${id}`, json: { type: 'x' } }), badType],
+      [
+        (id) => ({ path: `/feedback?event_id=${id.toUpperCase()}`, json: { type: 'conversion', reason: 'Sold' } }),
+        notFound,
+      ],
     ];
     const answers: Answer[] = [];
-    for (const form of forms) {
+    for (const [form, expected] of forms) {
       const seen = new Set<string>();
       for (const id of probes) {
         const answer = await req(form(id));
@@ -155,12 +161,27 @@ describe.each(BINDINGS)('#18.1 key-less feedback enumeration through %s', (name)
       }
       // Unknown, another account's and wrong-kind IDs (a lead ID, a source event ID, the attacker's own lead) are one
       // answer: nothing to classify by.
-      expect([...seen]).toEqual([
-        `404\napplication/problem+json; charset=utf-8\n${JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404, detail: 'No delivery event for event_id, or it is more than 90 days old.', code: 'NotFound' })}`,
-      ]);
+      expect([...seen]).toEqual([expected]);
     }
     expect(leaked(answers)).toEqual([]);
   }, 120_000);
+
+  it('a bad type is answered alike for a real delivery event and an unknown ID, before any look-up, and writes nothing', async () => {
+    const seen = new Set<string>();
+    for (const id of [...victim.recipientEvents.slice(0, 5), '0123456789abcdef01234567'])
+      for (const call of [
+        { path: `/feedback?event_id=${id}&type=bogus` },
+        { path: `/feedback?event_id=${id}`, json: { type: 'bogus' } },
+      ]) {
+        const answer = await req(call);
+        seen.add(`${answer.status} ${answer.text}`);
+      }
+    // Looked up first, a real delivery event got 400 and an unknown one 404: which IDs are real, for free.
+    expect([...seen]).toEqual([
+      `400 ${JSON.stringify({ outcome: 'error', reason: 'type must be conversion or return.', price: 0 })}`,
+    ]);
+    expect(await allEventIds(f.keys.other)).toEqual(victimEventsBefore);
+  });
 
   it('#18.1 a refused call by a real record ID (bad type, not configured) shows nothing of the lead', async () => {
     const answers: Answer[] = [];

@@ -1,4 +1,4 @@
-import { errAsync, okAsync, ResultAsync } from 'neverthrow';
+import { errAsync, okAsync, type Result, ResultAsync } from 'neverthrow';
 import { errors, type LeadrouteError } from '../errors';
 import type { StoredEvent } from '../domain/events';
 import type { FeedbackForwarding } from '../domain/flows';
@@ -126,18 +126,32 @@ function forward(
   });
 }
 
+/** An error with the feedback result that explains it, without the lead. */
+const explained = (error: LeadrouteError, outcome: 'failure' | 'error'): FeedbackError => ({
+  ...error,
+  result: { outcome, reason: error.message, price: 0 },
+});
+
 /**
- * Processes feedback for a known delivery: 403 when the delivering step has no
- * feedback configuration, 409 when it is switched off, 400 for a bad type or
- * reason; otherwise a feedback-received event (success, or failure when the
- * step's feedback rule set fails or a return repeats one) and the result.
+ * The feedback checked, before its delivery is looked up: a bad type or reason is answered 400 whether or not the
+ * event exists, so it cannot tell a caller which event IDs are real (answered after the look-up, a real ID got 400 and
+ * an unknown one 404, and neither is a failed look-up the throttle counts).
+ */
+export function checkedFeedback(deps: FeedbackDeps, input: FeedbackInput): Result<ValidFeedback, FeedbackError> {
+  return validateFeedback(input, deps.clock.now()).mapErr((message) => explained(errors.badRequest(message), 'error'));
+}
+
+/**
+ * Processes checked feedback ({@link checkedFeedback}) for a known delivery: 403 when the delivering step has no
+ * feedback configuration, 409 when it is switched off; otherwise a feedback-received event (success, or failure when
+ * the step's feedback rule set fails or a return repeats one) and the result.
  * Every error carries the feedback result that explains it, without the lead.
  * @param moduleId the inbound integration that read the feedback, recorded on the event.
  */
 export function processFeedback(
   deps: FeedbackDeps,
   delivery: Delivery,
-  input: FeedbackInput,
+  feedback: ValidFeedback,
   moduleId: string,
 ): ResultAsync<FeedbackResult, FeedbackError> {
   const received = deps.clock.now();
@@ -146,19 +160,11 @@ export function processFeedback(
   const price = lead.purchase_price;
   // A refused call shows nothing of the lead, not even its price (issue #18.1): only a processed result (the spec's
   // 201) carries it.
-  const explained = (error: LeadrouteError, outcome: 'failure' | 'error'): FeedbackError => ({
-    ...error,
-    result: { outcome, reason: error.message, price: 0 },
-  });
-
   const step = flow?.steps.find((s) => s.id === event.step_id);
   if (!flow || !step?.feedback)
     return errAsync(explained(errors.forbidden('Feedback is not configured on the delivering step.'), 'failure'));
   if (!step.feedback.enabled)
     return errAsync(explained(errors.conflict('Feedback is switched off on the delivering step.'), 'failure'));
-  const valid = validateFeedback(input, received);
-  if (valid.isErr()) return errAsync(explained(errors.badRequest(valid.error), 'error'));
-  const feedback = valid.value;
 
   const env: EvalEnv = { now: received, timeZone: delivery.account.time_zone };
   let built: Record<string, unknown> | undefined;

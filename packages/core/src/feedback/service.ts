@@ -2,7 +2,7 @@ import { errAsync, type ResultAsync } from 'neverthrow';
 import { errors } from '../errors';
 import { type FeedbackIntegrationRegistry, STANDARD_FEEDBACK_NAME } from './integrations';
 import { deliveryByEventId, deliveryByRecordId, type FeedbackDeps } from './lookup';
-import { processFeedback } from './process';
+import { checkedFeedback, processFeedback } from './process';
 import type { FeedbackBody, RecipientFeedbackQuery } from '../schemas/feedback';
 import type { FeedbackError, FeedbackResult, InboundFeedbackModule } from './types';
 
@@ -40,8 +40,13 @@ const EVENT_ID_FORM = `platform-${STANDARD_FEEDBACK_NAME}.inbound.feedback`;
 export function createFeedbackApi(deps: FeedbackDeps): FeedbackApi {
   const integration = (name: string): InboundFeedbackModule | undefined => deps.integrations.get(name);
   return {
-    submit: (eventId, input) =>
-      deliveryByEventId(deps, eventId).andThen((delivery) => processFeedback(deps, delivery, input, EVENT_ID_FORM)),
+    submit(eventId, input) {
+      const feedback = checkedFeedback(deps, input);
+      if (feedback.isErr()) return errAsync(feedback.error);
+      return deliveryByEventId(deps, eventId).andThen((delivery) =>
+        processFeedback(deps, delivery, feedback.value, EVENT_ID_FORM),
+      );
+    },
     submitByRecipient(recipientName, body, options = {}) {
       const module = integration(recipientName);
       if (!module)
@@ -58,10 +63,12 @@ export function createFeedbackApi(deps: FeedbackDeps): FeedbackApi {
       }
       if (parsed.isErr()) return errAsync(errors.badRequest(parsed.error));
       const { recipient_record_id, ...input } = parsed.value;
+      const feedback = checkedFeedback(deps, input);
+      if (feedback.isErr()) return errAsync(feedback.error);
       return deliveryByRecordId(deps, module, {
         recordId: recipient_record_id,
         recipientId: options.recipientId,
-      }).andThen((delivery) => processFeedback(deps, delivery, input, module.id));
+      }).andThen((delivery) => processFeedback(deps, delivery, feedback.value, module.id));
     },
     integrations: deps.integrations,
   };
