@@ -112,6 +112,30 @@ describe('event recorder: field rollups in the unit', () => {
     for (const event of events) expect((await storage.events.get(event.id))._unsafeUnwrap()).toBeUndefined();
   });
 
+  it('logs a lead whose deliveries were made but whose unit failed to commit, with the delivery event IDs', async () => {
+    const refused = errors.storageUnavailable('injected: the database is unavailable') as StoreError;
+    const { wrapped } = watched(() => errAsync(refused));
+    const lines: { obj: object; msg?: string }[] = [];
+    const logger = { ...silentLogger, error: (obj: object, msg?: string) => lines.push({ obj, msg }) };
+    const recorder = createEventRecorder({ storage: wrapped, logger, clock: { now: () => NOW } });
+    const { lead, events } = aLeadWithEvents();
+    const unit = recorder.unit();
+    unit.expect(events[1]?.id as string);
+    for (const event of events) unit.add(event);
+    expect((await unit.commit(lead))._unsafeUnwrapErr()).toBe(refused);
+    expect(lines).toEqual([
+      {
+        obj: { lead_id: lead.id, account_id: 'a1', deliveries: [events[1]?.id], err: refused },
+        msg: 'lead delivered but not recorded',
+      },
+    ]);
+    // A unit that delivered nothing logs nothing: the source's error says all there is.
+    const quiet = recorder.unit();
+    quiet.add(aLeadWithEvents().events[0] as (typeof events)[number]);
+    expect((await quiet.commit(aLeadWithEvents().lead)).isErr()).toBe(true);
+    expect(lines).toHaveLength(1);
+  });
+
   it('adds field rollup rows record by record when the storage offers no lead writes', async () => {
     const storage = memoryStorage();
     const { leadWrites, ...recordByRecord } = storage;

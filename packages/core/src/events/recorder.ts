@@ -157,6 +157,13 @@ export function createEventRecorder(deps: { storage: Storage; logger: Logger; cl
         commit: (lead) =>
           orElseAsync(mapAsync(store(lead, events, fields), finish), (e) => {
             finish();
+            // Its recipients may have the lead already, and nothing records that they do: what an operator reconciles
+            // once storage is back (the source was answered with the error, and may send the lead again).
+            if (announced.length > 0)
+              deps.logger.error(
+                { lead_id: lead.id, account_id: lead.account_id, deliveries: [...announced], err: e },
+                'lead delivered but not recorded',
+              );
             return errAsync(e);
           }).andThen(() => told(events)),
         abandon: finish,
