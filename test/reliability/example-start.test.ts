@@ -64,5 +64,20 @@ run('examples/express-server started before its PostgreSQL', () => {
     await waitFor(/listening on/, 30_000);
     const entities = await fetch(`${url}/entities`, { headers: { authorization: basic(key) } });
     expect(entities.status).toBe(200);
+
+    // A failure of the store afterwards is on stderr, not silent (the example logged nothing before).
+    const flows = (await (await fetch(`${url}/flows`, { headers: { authorization: basic(key) } })).json()) as {
+      id: string;
+      sources: { entity_id: string }[];
+    }[];
+    const flow = flows[0] as (typeof flows)[number];
+    cluster.stop('immediate');
+    const down = await fetch(`${url}/flows/${flow.id}/sources/${flow.sources[0]?.entity_id}/submit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ first_name: 'Ada', email: 'ada@example.com', state: 'TX' }),
+    });
+    expect(down.status).toBe(503);
+    await waitFor(/\[leadroute\] /, 10_000);
   }, 90_000);
 });

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { createLeadService, errors, problemOf } from '@leadroute/core';
+import { createLeadService, errors, type Logger, problemOf } from '@leadroute/core';
 import { expressCertificateRouter, expressRouter } from '@leadroute/express';
 import { memoryFileStore, memoryStorage } from '@leadroute/memory';
 import { migrate, postgresStorage } from '@leadroute/postgres';
@@ -58,7 +58,15 @@ if (pool) {
   }
 }
 const demoBuyer = demoBuyerModule();
+// Warnings and errors on stderr (a store that failed, a lead delivered but not recorded); the rest stays quiet.
+const logger: Logger = {
+  debug() {},
+  info() {},
+  warn: (obj, msg) => console.warn(`[leadroute] ${msg ?? ''}`, obj),
+  error: (obj, msg) => console.error(`[leadroute] ${msg ?? ''}`, obj),
+};
 const service = createLeadService({
+  logger,
   storage: pool ? postgresStorage({ pool }) : memoryStorage(),
   integrations: [demoBuyer],
   fileStore: memoryFileStore(),
