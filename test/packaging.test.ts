@@ -119,9 +119,11 @@ describe('published manifests', () => {
           if (pkg.name === '@leadroute/client' && name === '@leadroute/core') continue;
           if (!(name in declared))
             problems.push(`${pkg.name}: ${file.slice(root.length)} imports ${fileName}, not declared`);
-          // Types imported from a package without its own: the declarations we ship import them too.
-          else if (typeOnly && !hasOwnTypes(dir, name) && !(`@types/${name}` in (pkg.dependencies ?? {})))
-            problems.push(`${pkg.name}: @types/${name} not a dependency`);
+          // Types imported from a package without its own: the declarations we ship import them too, so they come
+          // with the package, as a peer (npm installs it, or takes the host's own: a dependency of ours was a second
+          // copy beside a host's @types/express@4, and the router's type no longer fit its app).
+          else if (typeOnly && !hasOwnTypes(dir, name) && !(`@types/${name}` in (pkg.peerDependencies ?? {})))
+            problems.push(`${pkg.name}: @types/${name} not a peer dependency`);
         }
       }
     }

@@ -34,3 +34,14 @@ export type PgPool = Assert<IsAny<postgres.PostgresStorageOptions['pool']>>;
 export type SmtpTransport = Assert<IsAny<smtp.SmtpNotifierWithTransport['transport']>>;
 export type SmtpOptions = Assert<IsAny<Exclude<smtp.SmtpNotifierWithOptions['transportOptions'], string>>>;
 export type ClientResult = ReturnType<ReturnType<typeof client.createClient>['entities']['list']>;
+
+// A host's own Express app and pg pool, typed by the @types the host installed (here the peers' floors: Express 4's
+// types), take the adapters as they are: @types/express and @types/pg as dependencies of the adapters were second
+// copies beside the host's, and the router no longer fit app.use (TS2769), nor the pool postgresStorage (TS2345).
+declare const leadroute: { core: typeof core; express: typeof express; postgres: typeof postgres };
+declare const app: import('express').Application;
+declare const pool: import('pg').Pool;
+declare const service: core.LeadService;
+export const mounted = app.use('/leadroute', leadroute.express.expressRouter(service));
+export const stored = leadroute.postgres.postgresStorage({ pool });
+export const migrated = leadroute.postgres.migrate(pool);
