@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bucketStart, INTERVALS, wholeUtcDays } from './buckets';
+import { zoneOffset } from '../time';
+import { bucketStart, INTERVALS, wholeUtcDays, zonedIso } from './buckets';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -70,5 +71,39 @@ describe('#22.6 whole UTC days of a statistics range', () => {
     // Mondays 2, 9, 16, 23 and 30 hold a week's start (04:00 UTC).
     expect(weekly).toHaveLength(29 - 5);
     expect(weekly.every((d) => new Date(d).getUTCDay() !== 1)).toBe(true);
+  });
+});
+
+describe('minutely and hourly buckets', () => {
+  it('hold their own start in every zone, minute by minute around every offset change of a year', () => {
+    // The changes of 2026, found hour by hour; then each minute two hours either side of one.
+    const year = Date.UTC(2026, 0, 1);
+    for (const zone of ZONES)
+      for (let hour = year; hour < year + 365 * DAY; hour += HOUR) {
+        if (zoneOffset(zone, hour) === zoneOffset(zone, hour + HOUR)) continue;
+        for (let at = hour - 2 * HOUR; at < hour + 3 * HOUR; at += 60_000)
+          for (const interval of ['minutely', 'hourly'] as const) {
+            const start = bucketStart(at, interval, zone);
+            expect(start).toBeLessThanOrEqual(at);
+            // A bucket holds its own start: one that began inside the bucket before it did not (the old Lord Howe hour).
+            expect(bucketStart(start, interval, zone), `${zone} ${interval} ${new Date(at).toISOString()}`).toBe(start);
+            expect(bucketStart(start - 1, interval, zone)).toBeLessThan(start);
+          }
+      }
+  });
+
+  it('start Lord Howe’s hour after its half-hour spring-forward at the change, 02:30+11:00', () => {
+    // 2026-10-04 02:00 +10:30 (15:30 UTC) became 02:30 +11:00.
+    const change = Date.UTC(2026, 9, 3, 15, 30);
+    expect(bucketStart(change + 15 * 60_000, 'hourly', 'Australia/Lord_Howe')).toBe(change);
+    expect(zonedIso(bucketStart(change + 15 * 60_000, 'hourly', 'Australia/Lord_Howe'), 'Australia/Lord_Howe')).toBe(
+      '2026-10-04T02:30:00+11:00',
+    );
+    // The hour before ends at the change: 01:00 +10:30 (14:30 UTC).
+    expect(bucketStart(change - 1, 'hourly', 'Australia/Lord_Howe')).toBe(Date.UTC(2026, 9, 3, 14, 30));
+    // And at its fall-back (2026-04-05 02:00 +11:00, 15:00 UTC, became 01:30 +10:30), the repeated half hour is its own.
+    const back = Date.UTC(2026, 3, 4, 15, 0);
+    expect(bucketStart(back + 10 * 60_000, 'hourly', 'Australia/Lord_Howe')).toBe(back);
+    expect(bucketStart(back + 40 * 60_000, 'hourly', 'Australia/Lord_Howe')).toBe(back + 30 * 60_000);
   });
 });

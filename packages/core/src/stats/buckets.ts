@@ -17,12 +17,32 @@ export function bucketStart(ms: number, interval: StatsInterval, zone: string): 
   if (interval === 'minutely' || interval === 'hourly') {
     const unit = interval === 'minutely' ? MINUTE : HOUR;
     const offset = zoneOffset(zone, ms);
-    return Math.floor((ms + offset) / unit) * unit - offset;
+    const start = Math.floor((ms + offset) / unit) * unit - offset;
+    // The offset changed between that wall-clock start and `ms` (Lord Howe moves its clocks by half an hour): the
+    // interval begins at the change. Else 02:45 after a 02:00 -> 02:30 change began at 02:00 in the new offset, an
+    // instant the interval before (01:30 in the old) already holds.
+    return zoneOffset(zone, start) === offset ? start : offsetChange(zone, start, ms);
   }
   const w = wallTime(ms, zone);
   if (interval === 'daily') return zonedInstant(zone, w.year, w.month, w.day);
   if (interval === 'weekly') return zonedInstant(zone, w.year, w.month, w.day - (w.weekday - 1));
   return interval === 'monthly' ? zonedInstant(zone, w.year, w.month, 1) : zonedInstant(zone, w.year, 1, 1);
+}
+
+/**
+ * The first whole minute after `before` at which `zone` has the offset it has at `after`: its one offset change
+ * between them (clocks change on whole minutes, and at most once within an hour).
+ */
+function offsetChange(zone: string, before: number, after: number): number {
+  const target = zoneOffset(zone, after);
+  let lo = Math.floor(before / MINUTE);
+  let hi = Math.floor(after / MINUTE);
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (zoneOffset(zone, mid * MINUTE) === target) hi = mid;
+    else lo = mid;
+  }
+  return hi * MINUTE;
 }
 
 /** ISO 8601 text of an instant with the zone's offset (`2026-03-08T00:00:00-05:00`). */
