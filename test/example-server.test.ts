@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExample } from './support/example';
+import { OVERSIZED_HEADERS, rawExchange } from './support/call';
 import { basic } from './support/fixture';
 
 // The README's first command must work: the example service starts on memory
@@ -33,6 +34,13 @@ describe('examples/express-server (what npm start runs)', () => {
   it('does not name its framework (no X-Powered-By)', async () => {
     const res = await fetch(`${url}/entities`, { headers: { authorization: basic(key) } });
     expect(res.headers.get('x-powered-by')).toBeNull();
+  });
+
+  it('answers headers over 16 KB (refused by Node before any route) with a 431 problem document', async () => {
+    const { head, body } = await rawExchange(url, OVERSIZED_HEADERS);
+    expect(head).toMatch(/^HTTP\/1\.1 431 /);
+    expect(head).toMatch(/content-type: application\/problem\+json/i);
+    expect(JSON.parse(body)).toMatchObject({ status: 431, code: 'HeadersTooLarge' });
   });
 
   it('refuses a wrong key', async () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_URL, databaseAvailable, randomSchemaName } from '../../adapters/postgres/src/test-support';
 import { type S3rverHandle, startS3rver } from '../../adapters/s3/src/s3rver.test-helper';
 import { ENV_VARS } from '../../servers/leadroute/src/config';
+import { OVERSIZED_HEADERS, rawExchange } from '../support/call';
 import { type CaughtMail, type SmtpCatcher, startSmtpCatcher } from '../support/smtp-catcher';
 import { dockerfile, imageCommand, root, type ServerProcess, startServerProcess, stopAll } from './server-process';
 
@@ -114,6 +115,12 @@ describe.runIf(enabled)('#21.13 the production server on PostgreSQL, S3 and SMTP
       status: 404,
       body: { status: 404, code: 'NotFound', detail: 'Endpoint /no-such-endpoint not found.' },
     });
+  });
+
+  it('answers headers over 16 KB (refused by Node before any route) with a 431 problem document', async () => {
+    const { head, body } = await rawExchange(server.url, OVERSIZED_HEADERS);
+    expect(head).toMatch(/^HTTP\/1\.1 431 /);
+    expect(JSON.parse(body)).toMatchObject({ status: 431, code: 'HeadersTooLarge' });
   });
 
   it("#21.12 the README's Deploy check runs verbatim against it", async () => {

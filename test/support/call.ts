@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { basic } from './fixture';
 
 /** What a test sends: a JSON body unless `raw` is given. */
@@ -44,3 +46,19 @@ export async function call(baseUrl: string, c: Call): Promise<Answer> {
   }
   return { status: res.status, headers: res.headers, text, body: parsed };
 }
+
+/** Writes `text` as it is to a binding's address and reads everything until the server closes: head and body apart. */
+export async function rawExchange(baseUrl: string, text: string): Promise<{ head: string; body: string }> {
+  const { hostname, port } = new URL(baseUrl);
+  const socket = connect(Number(port), hostname);
+  let raw = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (raw += chunk));
+  socket.end(text);
+  await once(socket, 'close');
+  const at = raw.indexOf('\r\n\r\n');
+  return { head: raw.slice(0, at), body: raw.slice(at + 4) };
+}
+
+/** A GET whose headers are over Node's 16 KB limit: what Node refuses before any handler runs. */
+export const OVERSIZED_HEADERS = `GET /entities HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`;

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { createLeadService, errors, type Logger, problemOf } from '@leadroute/core';
+import { answerClientError, createLeadService, errors, type Logger, problemOf } from '@leadroute/core';
 import { expressCertificateRouter, expressRouter } from '@leadroute/express';
 import { memoryFileStore, memoryStorage } from '@leadroute/memory';
 import { migrate, postgresStorage } from '@leadroute/postgres';
@@ -36,6 +36,8 @@ server.headersTimeout = 10_000;
 server.requestTimeout = 60_000;
 server.timeout = 60_000;
 server.maxRequestsPerSocket = 1_000;
+// What Node refuses before any route runs (headers over 16 KB: 431) answered as a problem document too.
+server.on('clientError', answerClientError);
 await once(server, 'listening');
 const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
 const url = process.env.LEADROUTE_PUBLIC_URL ?? `http://${shown}:${(server.address() as AddressInfo).port}`;

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  answerClientError,
   createLeadService,
   errors,
   type FileStore,
@@ -106,6 +107,8 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
 
   // Listen first: served export links and certificate URLs are absolute, so the service needs its own address.
   const server: Server = app.listen(config.port, config.host);
+  // What Node refuses before any route runs (headers over 16 KB: 431) answered as a problem document too.
+  server.on('clientError', answerClientError);
   await once(server, 'listening');
   const url = config.publicUrl ?? `http://${displayHost(config.host)}:${(server.address() as AddressInfo).port}`;
 

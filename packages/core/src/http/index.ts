@@ -12,7 +12,14 @@ export { type CertificateHandlerOptions, certificateRoutes, createCertificateHan
 export { createHttpHandler, type HttpHandlerOptions, type LeadrouteHttpHandler } from './handler';
 export { DEFAULT_THROTTLE, type ThrottleOptions } from './throttle';
 export { header } from './headers';
-export { answersEarly, type NodeConnectionOptions, nodeRequest, tooDeepResponse, writeEarlyAnswer } from './node';
+export {
+  answerClientError,
+  answersEarly,
+  type NodeConnectionOptions,
+  nodeRequest,
+  tooDeepResponse,
+  writeEarlyAnswer,
+} from './node';
 export { json, JSON_OR_XML, JSON_XML_OR_FORM, negotiated } from './reply';
 export { type OpenApiDocument, openApiDocument } from './openapi';
 export { type JsonSchema, SCHEMAS } from './schemas';

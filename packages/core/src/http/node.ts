@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Problem } from './status';
 import type { HttpRequest, HttpResponse } from './types';
 
@@ -150,4 +151,42 @@ export function writeEarlyAnswer(
   req.once('end', finish);
   req.once('close', finish);
   req.resume();
+}
+
+/** What Node's HTTP parser refuses before any handler runs, by its error code: the status, and what to say. */
+const CLIENT_ERRORS: Readonly<Record<string, readonly [number, string, string, string]>> = {
+  HPE_HEADER_OVERFLOW: [
+    431,
+    'Request Header Fields Too Large',
+    'The request line and headers are over the limit.',
+    'HeadersTooLarge',
+  ],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'The request was not received in time.', 'RequestTimeout'],
+};
+
+/**
+ * Answers what Node's HTTP parser refuses before any handler runs (headers or a URL over its limit: 431; a request
+ * too slow: 408; anything malformed: 400) with a problem document, as the handler answers everything else: Node's own
+ * answers carry no body. For `server.on('clientError', ...)` of the host's server; the example and production
+ * servers use it. A connection already writing an answer, or gone, is closed instead.
+ * @example server.on('clientError', answerClientError);
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  const writing = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (error.code === 'ECONNRESET' || !socket.writable || writing) {
+    socket.destroy();
+    return;
+  }
+  const [status, title, detail, code] = CLIENT_ERRORS[error.code ?? ''] ?? [
+    400,
+    'Bad Request',
+    'The request is malformed.',
+    'BadRequest',
+  ];
+  const problem: Problem = { type: 'about:blank', title, status, detail, code };
+  const body = JSON.stringify(problem);
+  socket.end(
+    `HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
