@@ -104,8 +104,12 @@ describe('#21.9 #21.10 the plugin in a Fastify 5 host app', () => {
     );
   });
 
-  it("#21.10 leaves other paths to the host's not-found handler", async () => {
+  it("#21.10 leaves other paths to the host's not-found handler, those under its prefix too", async () => {
     expect(await call(`${base}/elsewhere`)).toMatchObject({ status: 404, body: { host: 'not found' } });
+    // Under the prefix, a path that is no Leadroute route is the host's too, as the Express router hands it on.
+    expect(await call(`${base}/api/no-such-endpoint`)).toMatchObject({ status: 404, body: { host: 'not found' } });
+    // A Leadroute path with another method is still Leadroute's 405.
+    expect((await call(`${base}/api/flows`, { method: 'DELETE' })).status).toBe(405);
   });
 
   it('#21.10 closes the service when the host closes Fastify, if asked to', async () => {

@@ -63,6 +63,8 @@ const plugin: FastifyPluginAsync<LeadroutePluginOptions> = async (
   const prefix = app.prefix;
   app.all('/*', async (request, reply) => {
     const url = request.url.startsWith(prefix) ? request.url.slice(prefix.length) || '/' : request.url;
+    // A path that is no Leadroute route is the host's, as the Express router hands it on: its not-found handler answers.
+    if (!handle.owns(url)) return reply.callNotFound();
     const type = contentTypes.get(request);
     const headers = type === undefined ? request.headers : { ...request.headers, 'content-type': type };
     // nodeRequest waits for this connection's previous answer to be written out (pipelining).
