@@ -86,7 +86,7 @@ describe('a storage failure', () => {
       const res = await handle({
         method: 'POST',
         url: `/feedback?event_id=${'e'.repeat(24)}`,
-        headers: { 'content-type': 'application/json', 'x-request-id': 'req-7' },
+        headers: { 'content-type': 'application/json', 'content-length': '21', 'x-request-id': 'req-7' },
         body: JSON.stringify({ type: 'conversion' }),
       });
       expect(res.status).toBe(status);

@@ -54,18 +54,27 @@ export const DEFAULT_LEAD_LIMITS: LeadLimits = { fields: 1000, characters: 1_000
 export function leadTooLarge(lead: Readonly<Record<string, unknown>>, limits: LeadLimits): string | undefined {
   let fields = 0;
   let characters = 0;
+  // The objects being read, outermost first: a lead that holds itself is not large but not JSON either, which copying
+  // it refuses (422) once this is done with it.
+  const within: object[] = [];
   const over = (value: unknown): boolean => {
     if (typeof value === 'string') return (characters += value.length) > limits.characters;
-    if (typeof value !== 'object' || value === null) return false;
-    if (Array.isArray(value)) {
-      if ((fields += value.length) > limits.fields) return true;
-      for (const item of value) if (over(item)) return true;
-      return false;
-    }
-    for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
+    if (typeof value !== 'object' || value === null || within.includes(value)) return false;
+    within.push(value);
+    const past = Array.isArray(value) ? itemsOver(value) : keysOver(value as Record<string, unknown>);
+    within.pop();
+    return past;
+  };
+  const itemsOver = (items: readonly unknown[]): boolean => {
+    if ((fields += items.length) > limits.fields) return true;
+    for (const item of items) if (over(item)) return true;
+    return false;
+  };
+  const keysOver = (record: Record<string, unknown>): boolean => {
+    for (const key in record) {
+      if (!Object.hasOwn(record, key)) continue;
       if (++fields > limits.fields || (characters += key.length) > limits.characters) return true;
-      if (over((value as Record<string, unknown>)[key])) return true;
+      if (over(record[key])) return true;
     }
     return false;
   };
