@@ -38,15 +38,20 @@ function withRanks(sorted: Uint32Array, count: number): SortOrder {
   return { sorted, rank, built: count, marks: new Uint8Array(count) };
 }
 
-/** Sorts documents `0..count-1` by key once; queries then read ranks, never strings. */
-export function buildOrder(count: number, key: SortKey): SortOrder {
-  const keys: string[] = [];
-  const valued: number[] = [];
-  for (let n = 0; n < count; n++) {
+/** Reads the keys of documents `from..to-1` into `keys`, and the documents that have one into `valued`. */
+function readKeys(key: SortKey, from: number, to: number, keys: string[], valued: number[]): void {
+  for (let n = from; n < to; n++) {
     const k = key(n);
     keys.push(k);
     if (k !== '') valued.push(n);
   }
+}
+
+/** Sorts documents `0..count-1` by key once; queries then read ranks, never strings. */
+export function buildOrder(count: number, key: SortKey): SortOrder {
+  const keys: string[] = [];
+  const valued: number[] = [];
+  readKeys(key, 0, count, keys, valued);
   valued.sort(byKey((n) => keys[n] as string));
   return withRanks(Uint32Array.from(valued), count);
 }
@@ -62,11 +67,9 @@ const RUN = 4096;
 export async function buildOrderInSlices(count: number, key: SortKey, slices: TimeSlices): Promise<SortOrder> {
   const keys: string[] = [];
   const valued: number[] = [];
-  for (let n = 0; n < count; n++) {
-    const k = key(n);
-    keys.push(k);
-    if (k !== '') valued.push(n);
-    if ((n & 1023) === 1023 && slices.due()) await slices.pause();
+  for (let from = 0; from < count; from += 1024) {
+    readKeys(key, from, Math.min(count, from + 1024), keys, valued);
+    if (slices.due()) await slices.pause();
   }
   const compare = byKey((n) => keys[n] as string);
   let from = Uint32Array.from(valued);
