@@ -179,9 +179,17 @@ export function createHttpHandler(service: LeadService, options: HttpHandlerOpti
     return ok(principal.value);
   };
 
+  /** Each route's body limits: its own over the handler's, merged once. */
+  const routeLimits = new WeakMap<Route, BodyLimits>();
+  const limitsOf = (route: Route): BodyLimits => {
+    if (!route.bodyLimits) return handlerLimits;
+    let limits = routeLimits.get(route);
+    if (!limits) routeLimits.set(route, (limits = { ...handlerLimits, ...route.bodyLimits }));
+    return limits;
+  };
   const readRequestBody = async (request: HttpRequest, route: Route): Promise<Result<unknown, LeadrouteError>> => {
     if (!hasBody(request)) return ok(undefined);
-    const limits = route.bodyLimits ? { ...handlerLimits, ...route.bodyLimits } : handlerLimits;
+    const limits = limitsOf(route);
     const format = bodyFormat(request);
     if (format.isErr()) return err(format.error);
     const parsed = request.parsedBody?.value;
