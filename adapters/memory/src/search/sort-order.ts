@@ -38,38 +38,23 @@ function withRanks(sorted: Uint32Array, count: number): SortOrder {
   return { sorted, rank, built: count, marks: new Uint8Array(count) };
 }
 
-/** Reads the keys of documents `from..to-1` into `keys`, and the documents that have one into `valued`. */
-function readKeys(key: SortKey, from: number, to: number, keys: string[], valued: number[]): void {
-  for (let n = from; n < to; n++) {
-    const k = key(n);
-    keys.push(k);
-    if (k !== '') valued.push(n);
-  }
-}
-
-/** Sorts documents `0..count-1` by key once; queries then read ranks, never strings. */
-export function buildOrder(count: number, key: SortKey): SortOrder {
-  const keys: string[] = [];
-  const valued: number[] = [];
-  readKeys(key, 0, count, keys, valued);
-  valued.sort(byKey((n) => keys[n] as string));
-  return withRanks(Uint32Array.from(valued), count);
-}
-
 /** How many documents {@link buildOrderInSlices} sorts in one go before it merges the sorted runs. */
 const RUN = 4096;
 
 /**
- * {@link buildOrder}, letting the event loop turn whenever `slices` says so: the keys read, then runs of {@link RUN}
- * documents sorted one at a time, then merged pairwise, a pass at a time. Built in one go, the first search sorted by
- * a field held the process for the whole sort: 120-400 ms over 200,000 leads (#22).
+ * Sorts documents `0..count-1` by key once (queries then read ranks, never strings), letting the event loop turn
+ * whenever `slices` says so: the keys read, then runs of {@link RUN} documents sorted one at a time, then merged
+ * pairwise, a pass at a time. Sorted in one go, the first search sorted by a field held the process for the whole
+ * sort: 120-400 ms over 200,000 leads (#22).
  */
 export async function buildOrderInSlices(count: number, key: SortKey, slices: TimeSlices): Promise<SortOrder> {
   const keys: string[] = [];
   const valued: number[] = [];
-  for (let from = 0; from < count; from += 1024) {
-    readKeys(key, from, Math.min(count, from + 1024), keys, valued);
-    if (slices.due()) await slices.pause();
+  for (let n = 0; n < count; n++) {
+    const k = key(n);
+    keys.push(k);
+    if (k !== '') valued.push(n);
+    if ((n & 1023) === 1023 && slices.due()) await slices.pause();
   }
   const compare = byKey((n) => keys[n] as string);
   let from = Uint32Array.from(valued);
@@ -117,7 +102,7 @@ export function renumberedOrder(order: SortOrder, moved: readonly number[]): Sor
 
 /**
  * `prior` extended to documents `0..count-1`: the ones indexed since it was built are sorted among themselves and
- * merged in, each placed by binary search, and those forgotten since are left out. A full {@link buildOrder} sorted
+ * merged in, each placed by binary search, and those forgotten since are left out. A full sort of them all sorted
  * every document again each time 2,048 more were indexed: 18-123 ms at 100,000 leads, in one turn of the
  * event loop of whichever search asked next (#22).
  */
